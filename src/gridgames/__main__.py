@@ -1,0 +1,5 @@
+import sys
+
+from gridgames.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""One folder per game: rules (the engine) and, where it applies, ai, solver, generator."""

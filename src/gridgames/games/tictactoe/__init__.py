@@ -1,0 +1,3 @@
+from gridgames.games.tictactoe.rules import TicTacToe
+
+__all__ = ["TicTacToe"]

@@ -1,0 +1,76 @@
+"""Tic-tac-toe, from the seed `001_6400b73b61ed812c.txt` (grid boards in Lingo).
+
+3x3 board, X moves first and players alternate; a move on a taken cell is illegal; a player
+wins with a row, column or diagonal of three through their last move; after nine moves with no
+line the game is a draw. Moves name a cell: column letter a-c, then row 1-3 from the top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from gridgames.core.errors import IllegalMove
+from gridgames.core.grid import Grid
+from gridgames.core.params import Params
+from gridgames.core.rng import Rng
+from gridgames.core.search import Minimax
+from gridgames.core.stones import EMPTY, StoneGame, StoneState
+
+GRID = Grid(3, 3)
+
+
+@dataclass(frozen=True)
+class TicTacToeParams(Params):
+    """Tic-tac-toe has no parameters: the seed's board is always 3x3, three in a row."""
+
+
+class TicTacToe(StoneGame):
+    name = "tictactoe"
+    title = "Tic-tac-toe"
+    summary = "Three in a row on a 3x3 grid: X against O."
+    params_type = TicTacToeParams
+    # random: any legal move; easy: looks two plies ahead (takes a win, blocks a loss);
+    # perfect: full game-tree search; it never loses and wins whenever a win is forced.
+    ai_levels = ("random", "easy", "perfect")
+
+    def grid_of(self, params: Params) -> Grid:
+        return GRID
+
+    def line_length(self, params: Params) -> int:
+        return 3
+
+    def cell_of_move(self, state: StoneState, move: str) -> int:
+        try:
+            cell = GRID.parse_cell(move)
+        except ValueError as err:
+            raise IllegalMove(f"{move!r} is not a cell of the board (a1 to c3)") from err
+        if state.cells[cell] != EMPTY:
+            raise IllegalMove(f"{move} is already taken")
+        return cell
+
+    def move_of_cell(self, state: StoneState, cell: int) -> str:
+        return GRID.cell_name(cell)
+
+    def playable_cells(self, state: StoneState) -> list[int]:
+        return [c for c, v in enumerate(state.cells) if v == EMPTY]
+
+    def text(self, state: StoneState) -> str:
+        return self.board_text(state, ["a", "b", "c"], ["1", "2", "3"])
+
+    def view(self, state: StoneState) -> dict:
+        return {"kind": "stones", **super().view(state)}
+
+    def choose(self, state: StoneState, level: str, rng: Rng) -> str:
+        self.check_level(level)
+        if not self.legal_moves(state):
+            raise IllegalMove("the game is over")
+        if level == "random":
+            return rng.choice(self.legal_moves(state))
+        return _searcher(self, 2 if level == "easy" else None).choose(state, rng)
+
+
+@cache
+def _searcher(game: TicTacToe, depth: int | None) -> Minimax:
+    """One memo per level, kept: the whole game has only 5,478 positions."""
+    return Minimax(game, depth)

@@ -1,0 +1,3 @@
+from gridgames.games.trilobite.rules import Trilobite
+
+__all__ = ["Trilobite"]

@@ -1,0 +1,138 @@
+"""The Trilobite search AI: negamax alpha-beta on bitboards, with iterative deepening, a
+transposition table, centre-first move ordering and a heuristic evaluation at the horizon.
+
+It is bounded by a node budget, not by time, so the same position, level and seed give the
+same move on every machine. The perfect solver is a separate piece (it comes later).
+
+Evaluation: every window of `line` cells that holds stones of only one side counts for that
+side, more the fuller it is (4^(k-1) for k stones). Wins are scored WIN minus the number of
+stones on the board when the game ends, so a sooner win is worth more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gridgames.core.rng import Rng
+from gridgames.games.trilobite.bitboard import Bitboard
+
+WIN = 1_000_000
+INF = 10 * WIN
+
+
+@dataclass(frozen=True)
+class Level:
+    max_depth: int
+    node_budget: int
+    slack: int  # moves this close to the best value are picked from at random
+
+
+LEVELS = {
+    "easy": Level(max_depth=2, node_budget=5_000, slack=60),
+    "medium": Level(max_depth=4, node_budget=30_000, slack=0),
+    "hard": Level(max_depth=64, node_budget=120_000, slack=0),
+}
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class Searcher:
+    def __init__(self, board: Bitboard, node_budget: int) -> None:
+        self.board = board
+        self.budget = node_budget
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, lo, hi, best
+        centre = (board.width - 1) / 2
+        self.order = sorted(range(board.width), key=lambda c: (abs(c - centre), c))
+        weights = [0] + [4 ** (k - 1) for k in range(1, board.line + 1)]
+        self.weights = weights
+
+    def evaluate(self) -> int:
+        mine, theirs = self.board.windows_by_count()
+        return sum(w * (m - t) for w, m, t in zip(self.weights, mine, theirs, strict=True))
+
+    def negamax(self, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
+        board = self.board
+        playable = [c for c in self.order if board.can_play(c)]
+        if not playable:
+            return 0
+        for col in playable:
+            if board.is_winning_move(col):
+                return WIN - board.moves - 1
+        if depth == 0:
+            return self.evaluate()
+        key = board.current + board.mask
+        entry = self.table.get(key)
+        best_col = -1
+        if entry is not None:
+            e_depth, lo, hi, best_col = entry
+            if e_depth >= depth:
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+        if best_col in playable:
+            playable.remove(best_col)
+            playable.insert(0, best_col)
+        original_alpha, best = alpha, -INF
+        for col in playable:
+            board.play(col)
+            try:
+                value = -self.negamax(depth - 1, -beta, -alpha)
+            finally:
+                board.undo(col)
+            if value > best:
+                best, best_col = value, col
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        lo = best if best > original_alpha else -INF
+        hi = best if best < beta else INF
+        self.table[key] = (depth, lo, hi, best_col)
+        return best
+
+    def root_values(self, depth: int, previous: dict[int, int]) -> dict[int, int]:
+        """Values of each root move at depth; moves clearly worse than the best get bounds."""
+        board = self.board
+        cols = [c for c in self.order if board.can_play(c)]
+        cols.sort(key=lambda c: -previous.get(c, 0))
+        values: dict[int, int] = {}
+        best = -INF
+        for col in cols:
+            if board.is_winning_move(col):
+                values[col] = WIN - board.moves - 1
+                best = max(best, values[col])
+                continue
+            board.play(col)
+            try:
+                values[col] = -self.negamax(depth - 1, -INF, -(best - 1) if best > -INF else INF)
+            finally:
+                board.undo(col)
+            best = max(best, values[col])
+        return values
+
+
+def choose_column(board: Bitboard, level: str, rng: Rng) -> int:
+    """The column (0-based) the AI plays at `level`, ties broken by rng."""
+    spec = LEVELS[level]
+    searcher = Searcher(board.copy(), spec.node_budget)
+    values: dict[int, int] = {}
+    for depth in range(1, spec.max_depth + 1):
+        try:
+            values = searcher.root_values(depth, values)
+        except _OutOfBudget:
+            break
+        if max(values.values()) >= WIN // 2 or depth >= board.width * board.height - board.moves:
+            break  # a forced win is found, or the search already reaches the end of the game
+    if not values:  # not even depth 1 fitted the budget: play the most central move
+        return next(c for c in searcher.order if board.can_play(c))
+    best = max(values.values())
+    candidates = [c for c, v in values.items() if v >= best - spec.slack]
+    return rng.choice(sorted(candidates))

@@ -1,0 +1,19 @@
+"""The games by name. A game is playable everywhere (CLI, web, conformance suite) once it is
+listed here."""
+
+from __future__ import annotations
+
+from gridgames.core.errors import BadInput
+from gridgames.core.game import Game
+from gridgames.games.tictactoe import TicTacToe
+from gridgames.games.trilobite import Trilobite
+
+GAMES: dict[str, Game] = {game.name: game for game in (TicTacToe(), Trilobite())}
+
+
+def get_game(name: str) -> Game:
+    game = GAMES.get(name) if isinstance(name, str) else None
+    if game is None:
+        shown = name if isinstance(name, str) and len(name) <= 40 else "that"
+        raise BadInput(f"unknown game {shown!r} (games: {', '.join(GAMES)})")
+    return game

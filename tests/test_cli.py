@@ -1,0 +1,98 @@
+"""The command line: list, new, show, ai, play; errors are one line on stderr, exit code 2."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gridgames.cli import main
+
+
+def run(*argv):
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+def test_list_names_every_game_and_param():
+    code, out = run("list")
+    assert code == 0
+    assert "tictactoe" in out and "trilobite" in out and "width=7 (3..20)" in out
+    code, out = run("list", "--json")
+    assert {g["name"] for g in json.loads(out)} == {"tictactoe", "trilobite"}
+
+
+def test_new_prints_a_game_id():
+    code, out = run("new", "trilobite", "--params", "width=10,height=10,line=5", "--seed", "s")
+    assert code == 0
+    assert out.strip() == "trilobite:width=10,height=10,line=5:" + "/".join(["10"] * 10)
+
+
+def test_show_json_fields():
+    code, out = run("show", "tictactoe::3/3/3", "--moves", "a1", "b2", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["status"] == "ongoing" and report["to_move"] == 0
+    assert report["winner"] is None
+    assert report["legal_moves"] == ["a2", "a3", "b1", "b3", "c1", "c2", "c3"]
+    assert report["text"].splitlines()[2] == "2 . O ."
+    code, out = run("show", "trilobite:#x", "--moves", "1122334", "--json")
+    report = json.loads(out)
+    assert (report["status"], report["winner"], report["to_move"]) == ("won", 0, None)
+    assert report["legal_moves"] == []
+
+
+def test_show_text():
+    code, out = run("show", "trilobite::7/7/7/7/7/7", "--moves", "4453")
+    assert code == 0
+    assert out.splitlines()[-3:] == [". . . O . . .", ". . O X X . .", "It's X's turn"]
+
+
+def test_ai_prints_its_move():
+    # X has 1, 2, 3 on the bottom row: O must block 4.
+    code, out = run("ai", "trilobite::7/7/7/7/7/7", "--moves", "17273", "--level", "medium")
+    assert (code, out.strip()) == (0, "4")
+    code, out = run("ai", "tictactoe::3/3/3", "--moves", "a1", "a2", "b1", "b2")
+    assert (code, out.strip()) == (0, "c1")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["show", "nope::x"], "unknown game"),
+    (["show", "tictactoe::3/3/3", "--moves", "a1", "a1"], "already taken"),
+    (["new", "trilobite", "--params", "width=1"], "width must be"),
+    (["ai", "tictactoe::3/3/3", "--level", "godlike"], "unknown AI level"),
+    (["ai", "tictactoe::3/3/3", "--moves", "a1", "b1", "a2", "b2", "a3"], "over"),
+    (["frobnicate"], "invalid choice"),
+    (["show"], "required"),
+    (["play", "tictactoe", "--ai", "Z"], "--ai must be"),
+])
+def test_user_errors_are_one_line_and_exit_2(argv, message, capsys):
+    code, out = run(*argv)
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("gridgames: error: ") and message in err
+
+
+def test_play_in_the_terminal_against_the_ai(monkeypatch):
+    # Person plays X; the perfect AI answers; u undoes both; the game ends in a draw or loss.
+    typed = "zz\na1\nu\nb2\n?\n" + "\n".join(["a1", "a3", "c1", "c3", "b1", "a2", "c2",
+                                             "b3"]) + "\nn\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    code, out = run("play", "tictactoe", "--level", "perfect", "--seed", "t")
+    assert code == 0
+    assert "'zz' is not a cell" in out or "not a move" in out
+    assert "AI (perfect) plays" in out
+    assert "Moves: " in out
+    assert "Play again?" in out and "X wins!" not in out
+
+
+def test_python_dash_m_runs_the_same_cli():
+    result = subprocess.run([sys.executable, "-m", "gridgames", "show", "tictactoe::3/3/3",
+                             "--moves", "b2", "--json"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["to_move"] == 1
+    bad = subprocess.run([sys.executable, "-m", "gridgames", "show", "tictactoe:x"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

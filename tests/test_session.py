@@ -1,0 +1,107 @@
+"""session: history with a cursor, restart and solve as moves, game IDs, save files."""
+
+import json
+
+import pytest
+
+from gridgames.core.errors import BadInput
+from gridgames.session import GameId, Session
+
+
+def test_game_id_forms_parse_and_print():
+    gid = GameId.parse("trilobite:line=5,width=10,height=10:10/10/10/10/10/10/10/10/10/10")
+    assert gid.params == "width=10,height=10,line=5"  # canonical order, every name
+    assert gid.format().startswith("trilobite:width=10,height=10,line=5:")
+    seeded = GameId.parse("trilobite:#my seed")
+    assert (seeded.seed, seeded.desc) == ("my seed", None)
+    assert seeded.format() == "trilobite:width=7,height=6,line=4#my seed"
+    assert GameId.parse("tictactoe::3/3/3").format() == "tictactoe::3/3/3"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "game ID is"),
+    ("chess::x", "unknown game"),
+    ("trilobite", "not a game ID"),
+    ("trilobite:width=7", "not a game ID"),
+    ("trilobite:#", "empty seed"),
+    ("trilobite:width=99:7/7", "width must be"),
+    ("trilobite::7/7", "rows"),
+    ("tictactoe::3/3/3/3", "rows"),
+    ("x" * 20000, "too long"),
+])
+def test_bad_game_ids_are_refused(text, message):
+    with pytest.raises(BadInput, match=message):
+        Session.from_id(text)
+
+
+def test_bad_moves_in_an_id_replay_name_the_move():
+    with pytest.raises(BadInput, match=r"move 3 \('b1'\): b1 is already taken"):
+        Session.from_id("tictactoe::3/3/3", ["a1", "b1", "b1"])
+
+
+def test_a_new_move_drops_the_redo_tail():
+    session = Session.from_id("tictactoe::3/3/3", ["a1", "b1", "c1"])
+    session.undo()
+    session.undo()
+    assert session.can_redo
+    session.play("b2")
+    assert session.history == ["a1", "b2"] and not session.can_redo
+
+
+def test_illegal_move_changes_nothing():
+    session = Session.from_id("tictactoe::3/3/3", ["a1"])
+    before = (session.history, session.cursor, session.state)
+    with pytest.raises(BadInput):
+        session.play("a1")
+    assert (session.history, session.cursor, session.state) == before
+
+
+def test_restart_is_a_move_that_can_be_undone():
+    session = Session.from_id("tictactoe::3/3/3", ["a1", "b2"])
+    played = session.state
+    session.restart()
+    assert session.state == session.initial
+    assert session.history == ["a1", "b2", "!restart"]
+    with pytest.raises(BadInput, match="already at the start"):
+        session.restart()
+    assert session.undo() == played
+    loaded = Session.load(session.save())
+    assert loaded.history[-1] == "!restart" and loaded.state == played
+
+
+def test_solve_needs_a_solver():
+    with pytest.raises(BadInput, match="no solver"):
+        Session.new("tictactoe").solve()
+
+
+def _save(**changes):
+    data = Session.from_id("tictactoe::3/3/3", ["a1", "b2"]).to_dict()
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("not json", "not JSON"),
+    ("[]", "not a gridgames save"),
+    (_save(format="other"), "not a gridgames save"),
+    (_save(version=99), "version"),
+    (_save(game="chess"), "unknown game"),
+    (_save(params=5), "'params'"),
+    (_save(moves="a1"), "'moves'"),
+    (_save(cursor=True), "'cursor'"),
+    (_save(cursor=3), "cursor 3 is outside"),
+    (_save(moves=["a1", "a1"]), "move 2"),
+    (_save(moves=["a1", 7]), "move 2"),
+    (_save(desc="3/3"), "rows"),
+    (_save(seed=5), "seed"),
+    (_save(seed="abc", desc="x2/3/3"), "does not match the seed"),
+])
+def test_bad_saves_are_refused_whole(text, message):
+    with pytest.raises(BadInput, match=message):
+        Session.load(text)
+
+
+def test_seed_ids_regenerate_the_same_game():
+    a = Session.new("trilobite", "width=5,height=4,line=3", seed="s1")
+    b = Session.from_id(a.seed_id)
+    assert (a.game_id, a.state) == (b.game_id, b.state)
