@@ -119,20 +119,35 @@ class Searcher:
         return values
 
 
-def choose_column(board: Bitboard, level: str, rng: Rng) -> int:
-    """The column (0-based) the AI plays at `level`, ties broken by rng."""
+@dataclass(frozen=True)
+class SearchResult:
+    values: dict[int, int]  # column -> value for the side to move (bounds for poor moves)
+    depth: int  # deepest completed iteration
+    nodes: int
+
+
+def search(board: Bitboard, level: str) -> SearchResult:
+    """Iterative deepening at `level` until its depth or node budget runs out."""
     spec = LEVELS[level]
     searcher = Searcher(board.copy(), spec.node_budget)
     values: dict[int, int] = {}
+    reached = 0
     for depth in range(1, spec.max_depth + 1):
         try:
             values = searcher.root_values(depth, values)
         except _OutOfBudget:
             break
+        reached = depth
         if max(values.values()) >= WIN // 2 or depth >= board.width * board.height - board.moves:
             break  # a forced win is found, or the search already reaches the end of the game
     if not values:  # not even depth 1 fitted the budget: play the most central move
-        return next(c for c in searcher.order if board.can_play(c))
+        values = {next(c for c in searcher.order if board.can_play(c)): 0}
+    return SearchResult(values, reached, searcher.nodes)
+
+
+def choose_column(board: Bitboard, level: str, rng: Rng) -> int:
+    """The column (0-based) the AI plays at `level`, ties broken by rng."""
+    values = search(board, level).values
     best = max(values.values())
-    candidates = [c for c, v in values.items() if v >= best - spec.slack]
+    candidates = [c for c, v in values.items() if v >= best - LEVELS[level].slack]
     return rng.choice(sorted(candidates))
