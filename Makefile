@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/gridgames play
+	$(BIN)/gridgames serve
 
 system-deps:
 	bash scripts/install-system-deps

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
@@ -192,6 +193,12 @@ def _read(prompt: str, out: TextIO) -> str | None:
     return line.strip() if line else None
 
 
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.web.serve import serve
+
+    serve(args.host, args.port, open_browser=not args.no_browser, out=out)
+
+
 # --- wiring ---
 
 
@@ -229,7 +236,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ai", help="who the AI plays: none, both, or a side (default: second)")
     p.add_argument("--level", help="AI level (the strongest when omitted)")
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("serve", help="start the web app")
+    p.add_argument("--host", default=os.environ.get("GRIDGAMES_HOST", "127.0.0.1"),
+                   help="address to bind (default 127.0.0.1, env GRIDGAMES_HOST)")
+    p.add_argument("--port", type=int, default=_env_port(),
+                   help="port (default 8000, env GRIDGAMES_PORT)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.set_defaults(run=cmd_serve)
     return parser
+
+
+def _env_port() -> int:
+    raw = os.environ.get("GRIDGAMES_PORT", "8000")
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise BadInput(f"GRIDGAMES_PORT must be a port number, not {raw!r}")
+    return int(raw)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -3,7 +3,7 @@ listed here."""
 
 from __future__ import annotations
 
-from gridgames.core.errors import BadInput
+from gridgames.core.errors import UnknownName
 from gridgames.core.game import Game
 from gridgames.games.tictactoe import TicTacToe
 from gridgames.games.trilobite import Trilobite
@@ -15,5 +15,5 @@ def get_game(name: str) -> Game:
     game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:
         shown = name if isinstance(name, str) and len(name) <= 40 else "that"
-        raise BadInput(f"unknown game {shown!r} (games: {', '.join(GAMES)})")
+        raise UnknownName(f"unknown game {shown!r} (games: {', '.join(GAMES)})")
     return game

@@ -8,3 +8,7 @@ class BadInput(ValueError):
 class IllegalMove(BadInput):
     """A well-formed request that the rules forbid in this position (or a move string that is
     not a move of this game at all). The state it was tried on is unchanged."""
+
+
+class UnknownName(BadInput):
+    """A game, session or level that does not exist (HTTP 404)."""

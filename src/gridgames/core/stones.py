@@ -87,6 +87,7 @@ def decode_position(grid: Grid, desc: str) -> tuple[int, ...]:
 class StoneGame(Game):
     players = 2
     player_names = ("X", "O")
+    can_hint = True
 
     # --- what a game says ---
 
@@ -159,6 +160,12 @@ class StoneGame(Game):
         if state.full:
             return Status(DRAW, "Draw")
         return Status(ONGOING, f"It's {self.player_names[state.to_move]}'s turn")
+
+    def hint(self, state: StoneState) -> str | None:
+        """The strongest AI's move (ties broken the same way each time for a position)."""
+        if state.over:
+            return None
+        return self.choose(state, self.ai_levels[-1], Rng(self.position(state)))
 
     def position(self, state: StoneState) -> str:
         """The current position as a desc (to share or analyse it as a new start)."""

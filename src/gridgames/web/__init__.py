@@ -1,0 +1,1 @@
+"""The web app: a FastAPI JSON API over the session layer, and a thin ES-module/SVG front end."""

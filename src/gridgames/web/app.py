@@ -1,0 +1,301 @@
+"""The JSON API and the pages. The server is the authority: pages send move strings, the
+session applies them, and every answer carries the new `view` (see `payload`).
+
+Errors are JSON `{"error": ...}`: 400 malformed input, 409 a move the rules or the turn order
+refuse (the game is unchanged), 404 unknown game or session, 413 oversized body.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from gridgames.core.errors import BadInput, IllegalMove, UnknownName
+from gridgames.core.rng import Rng
+from gridgames.registry import GAMES, get_game
+from gridgames.session import Session
+from gridgames.web.limits import BodyLimit
+from gridgames.web.store import PERSON, MemoryStore, SessionStore, Table, check_seats
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewGame(_Body):
+    game: str | None = Field(None, max_length=40, description="game name (or give `id`)")
+    params: str = Field("", max_length=200, description="name=value pairs joined by commas")
+    seed: str | None = Field(None, max_length=200)
+    id: str | None = Field(None, max_length=10_000, description="a game ID to start from")
+    moves: list[str] = Field(default_factory=list, max_length=5000,
+                             description="moves to replay after the ID's start position")
+    seats: list[str] | None = Field(None, description='per player: "person" or an AI level')
+
+
+class Move(_Body):
+    move: str = Field(max_length=64)
+
+
+class AiRequest(_Body):
+    level: str | None = Field(None, max_length=40)
+
+
+class Seats(_Body):
+    seats: list[str] = Field(max_length=4)
+
+
+def payload(table: Table) -> dict[str, Any]:
+    session = table.session
+    game, state = session.game, session.state
+    status = game.status(state)
+    return {
+        "session": table.id,
+        "game": game.name,
+        "title": game.title,
+        "id": session.game_id,
+        "seed_id": session.seed_id,
+        "params": session.params.format(),
+        "moves": session.moves,
+        "cursor": session.cursor,
+        "can_undo": session.can_undo,
+        "can_redo": session.can_redo,
+        "seats": table.seats,
+        "player_names": list(game.player_names),
+        "to_move": game.current_player(state),
+        "status": {"kind": status.kind, "message": status.message, "winner": status.winner,
+                   "score": status.score, "over": status.over},
+        "legal_moves": game.legal_moves(state),
+        "view": game.view(state),
+    }
+
+
+def create_app(store: SessionStore | None = None) -> FastAPI:
+    app = FastAPI(title="gridgames", version="0.1.0",
+                  description="Play grid-board games: the server applies moves, pages draw.")
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
+    tables: SessionStore = store if store is not None else MemoryStore()
+    thinking: set[str] = set()  # tables whose AI move is being computed
+    thinking_lock = threading.Lock()
+
+    # --- errors: always {"error": ...} ---
+
+    @app.exception_handler(IllegalMove)
+    async def illegal(_: Request, err: IllegalMove) -> JSONResponse:
+        return JSONResponse({"error": str(err)}, status_code=409)
+
+    @app.exception_handler(BadInput)
+    async def bad_input(_: Request, err: BadInput) -> JSONResponse:
+        return JSONResponse({"error": str(err)}, status_code=400)
+
+    @app.exception_handler(UnknownName)
+    async def not_found(_: Request, err: UnknownName) -> JSONResponse:
+        return JSONResponse({"error": str(err)}, status_code=404)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_: Request, err: RequestValidationError) -> JSONResponse:
+        first = err.errors()[0] if err.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        if first.get("type") == "json_invalid":
+            message = "request body is not valid JSON"
+        else:
+            message = f"{where}: {first.get('msg', 'invalid')}"
+        return JSONResponse({"error": message}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, err: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code)
+
+    @app.exception_handler(Exception)
+    async def crash(_: Request, err: Exception) -> JSONResponse:  # a bug: still JSON
+        return JSONResponse({"error": f"internal error ({type(err).__name__})"},
+                            status_code=500)
+
+    # --- pages ---
+
+    @app.get("/", include_in_schema=False)
+    def home() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play/{name}", include_in_schema=False, response_model=None)
+    def game_page(name: str) -> FileResponse | HTMLResponse:
+        if name not in GAMES:
+            return HTMLResponse(
+                f"<!doctype html><title>Unknown game</title><p>There is no game called "
+                f"{html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
+                status_code=404)
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- games ---
+
+    @app.get("/api/games", summary="Every game: name, params, AI levels, what it can do")
+    def list_games() -> list[dict[str, Any]]:
+        return [game.describe() for game in GAMES.values()]
+
+    @app.get("/api/games/{name}/demo", summary="A short machine-played game, for previews")
+    def demo(name: str) -> dict[str, Any]:
+        get_game(name)
+        return {"views": _demo_views(name)}
+
+    # --- sessions ---
+
+    def table_of(session_id: str) -> Table:
+        return tables.get(session_id)
+
+    @app.post("/api/sessions", status_code=201, summary="Start a game (new, or from an ID)")
+    def new_session(body: NewGame) -> dict[str, Any]:
+        if body.id is not None:
+            session = Session.from_id(body.id, body.moves)
+        elif body.game is not None:
+            if body.moves:
+                raise BadInput("moves need an id to start from")
+            session = Session.new(body.game, body.params, body.seed)
+        else:
+            raise BadInput("give a game name or a game id")
+        seats = check_seats(session.game, body.seats)
+        table = tables.create(session, seats)
+        return payload(table)
+
+    @app.post("/api/sessions/load", status_code=201, summary="Start a game from a save file")
+    async def load_session(request: Request) -> dict[str, Any]:
+        session = Session.load(await request.body())
+        return payload(tables.create(session, check_seats(session.game, None)))
+
+    @app.get("/api/sessions/{session_id}", summary="The current position")
+    def get_session(session_id: str) -> dict[str, Any]:
+        return payload(table_of(session_id))
+
+    @app.get("/api/sessions/{session_id}/save", summary="The save file (JSON)")
+    def save_session(session_id: str) -> dict[str, Any]:
+        return table_of(session_id).session.to_dict()
+
+    @app.post("/api/sessions/{session_id}/move", summary="Play a move (a person's turn)")
+    def move(session_id: str, body: Move) -> dict[str, Any]:
+        table = table_of(session_id)
+        with table.lock:
+            seat = table.seat_to_move()
+            if seat not in (None, PERSON):
+                game = table.session.game
+                who = game.player_names[game.current_player(table.session.state)]
+                raise IllegalMove(f"it is {who}'s turn, and the AI plays {who}")
+            table.session.play(body.move)
+            tables.put(table)
+            return payload(table)
+
+    @app.post("/api/sessions/{session_id}/undo",
+              summary="Undo; against the AI, back to the person's turn")
+    def undo(session_id: str) -> dict[str, Any]:
+        return _step(table_of(session_id), back=True)
+
+    @app.post("/api/sessions/{session_id}/redo", summary="Redo")
+    def redo(session_id: str) -> dict[str, Any]:
+        return _step(table_of(session_id), back=False)
+
+    def _step(table: Table, back: bool) -> dict[str, Any]:
+        with table.lock:
+            session = table.session
+            (session.undo if back else session.redo)()
+            # Against the AI, stop only where a person is to move (or at an end).
+            if PERSON in table.seats:
+                while table.seat_to_move() not in (None, PERSON) and \
+                        (session.can_undo if back else session.can_redo):
+                    (session.undo if back else session.redo)()
+            tables.put(table)
+            return payload(table)
+
+    @app.post("/api/sessions/{session_id}/restart", summary="Back to the start (undoable)")
+    def restart(session_id: str) -> dict[str, Any]:
+        table = table_of(session_id)
+        with table.lock:
+            table.session.restart()
+            tables.put(table)
+            return payload(table)
+
+    @app.post("/api/sessions/{session_id}/solve", summary="Play the solution (undoable)")
+    def solve(session_id: str) -> dict[str, Any]:
+        table = table_of(session_id)
+        with table.lock:
+            table.session.solve()
+            tables.put(table)
+            return payload(table)
+
+    @app.get("/api/sessions/{session_id}/hint", summary="The move the game suggests")
+    def hint(session_id: str) -> dict[str, Any]:
+        table = table_of(session_id)
+        session = table.session
+        move = session.game.hint(session.state)
+        return {"hint": move, "moves": session.moves}
+
+    @app.put("/api/sessions/{session_id}/seats", summary="Who plays each side")
+    def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
+        table = table_of(session_id)
+        with table.lock:
+            table.seats = check_seats(table.session.game, body.seats)
+            tables.put(table)
+            return payload(table)
+
+    @app.post("/api/sessions/{session_id}/ai",
+              summary="The AI plays the current move (at the seat's level, or `level`)")
+    def ai_move(session_id: str, body: AiRequest | None = None) -> dict[str, Any]:
+        table = table_of(session_id)
+        session, game = table.session, table.session.game
+        with table.lock:
+            state, cursor = session.state, session.cursor
+            seat = table.seat_to_move()
+        if seat is None:
+            raise IllegalMove("the game is over" if game.status(state).over
+                              else f"{game.title} has no AI player")
+        level = (body.level if body and body.level else None) or \
+            (seat if seat != PERSON else (game.ai_levels[-1] if game.ai_levels else ""))
+        game.check_level(level)
+        with thinking_lock:
+            if table.id in thinking:
+                raise IllegalMove("the AI is already thinking about this game")
+            thinking.add(table.id)
+        try:  # the search runs outside the table lock: the page can still read the game
+            rng = Rng(f"{session.game_id} {' '.join(session.moves)} {level}")
+            chosen = game.choose(state, level, rng)
+        finally:
+            with thinking_lock:
+                thinking.discard(table.id)
+        with table.lock:
+            if session.cursor != cursor or session.state != state:
+                raise IllegalMove("the position changed while the AI was thinking")
+            session.play(chosen)
+            tables.put(table)
+            return {**payload(table), "ai_move": chosen}
+
+    return app
+
+
+@cache
+def _demo_views(name: str) -> list[dict[str, Any]]:
+    """A game the AI plays against itself from the default start, with a fixed seed."""
+    game = get_game(name)
+    session = Session.new(name, "", seed="demo")
+    rng = Rng("demo")
+    views = [game.view(session.state)]
+    levels = game.ai_levels
+    while levels and not session.status().over and len(views) < 24:
+        level = levels[min(1, len(levels) - 1)]
+        session.play(game.choose(session.state, level, rng))
+        views.append(game.view(session.state))
+    return views

@@ -1,0 +1,49 @@
+// The home page: one card per game with a live preview (a short machine-played game drawn
+// by the game's own renderer, looping).
+import { api } from "./api.js";
+import { rendererFor } from "./renderers.js";
+import { initTheme } from "./theme.js";
+
+const STEP_MS = 900;
+
+async function start() {
+  initTheme(document.getElementById("theme"));
+  const list = document.getElementById("games");
+  let cards;
+  try {
+    cards = await api("GET", "/api/games");
+  } catch (error) {
+    list.textContent = `Cannot load the games: ${error.message}`;
+    return;
+  }
+  for (const card of cards) {
+    const item = document.createElement("li");
+    item.className = "card";
+    item.dataset.game = card.name;
+    item.innerHTML = `<a class="preview" href="/play/${card.name}" aria-label="Play ${card.title}"></a>
+      <h2></h2><p></p><a class="play-link" href="/play/${card.name}">Play</a>`;
+    item.querySelector("h2").textContent = card.title;
+    item.querySelector("p").textContent = card.summary;
+    list.appendChild(item);
+    animatePreview(item.querySelector(".preview"), card.name);
+  }
+}
+
+async function animatePreview(container, name) {
+  let views;
+  try {
+    views = (await api("GET", `/api/games/${name}/demo`)).views;
+  } catch {
+    return;
+  }
+  let frame = 0;
+  const draw = () => {
+    const view = views[Math.min(frame, views.length - 1)];
+    rendererFor(view).drawPreview(container, view);
+    frame = (frame + 1) % (views.length + 3);  // rest on the final position for a while
+  };
+  draw();
+  setInterval(draw, STEP_MS);
+}
+
+start();

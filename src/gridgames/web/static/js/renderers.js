@@ -1,0 +1,10 @@
+// view.kind -> the module that draws it. Each game's page module is one entry here.
+import * as stones from "./games/stones.js";
+
+export const RENDERERS = { stones };
+
+export function rendererFor(view) {
+  const module = RENDERERS[view.kind];
+  if (!module) throw new Error(`no renderer for ${view.kind}`);
+  return module;
+}

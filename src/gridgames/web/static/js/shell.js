@@ -1,0 +1,378 @@
+// The game page, the same for every game: it asks the server for a session, draws the view
+// with the game's renderer, and sends moves and commands. No game rule lives here.
+import { api } from "./api.js";
+import { rendererFor } from "./renderers.js";
+import { initTheme, toggleTheme } from "./theme.js";
+
+const $ = (id) => document.getElementById(id);
+const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const AI_PAUSE_MS = 450;      // between two AI moves, so that a person can follow
+const PERSON = "person";
+
+let card = null;        // the game's description from /api/games
+let current = null;     // the last payload from the server
+let board = null;       // the renderer's board object
+let boardKind = null;
+let hintMove = null;
+let paused = false;
+let token = 0;          // bumps on every action, so that late AI answers are dropped
+let thinking = false;
+
+const SHORTCUTS = [
+  ["n", "New game", () => newGame()],
+  ["u", "Undo", () => command("undo")],
+  ["r", "Redo", () => command("redo")],
+  ["R", "Restart", () => command("restart")],
+  ["h", "Hint", () => showHint()],
+  ["a", "AI move", () => aiMove(true)],
+  ["s", "Solve", () => command("solve")],
+  ["p", "Pause or resume the AIs", () => togglePause()],
+  ["g", "Settings", () => openSettings()],
+  ["d", "Light or dark theme", () => toggleTheme()],
+  ["?", "This help", () => $("help-dialog").showModal()],
+];
+
+// --- starting ---
+
+async function start() {
+  initTheme($("theme"));
+  document.body.dataset.game = gameName;
+  try {
+    const cards = await api("GET", "/api/games");
+    card = cards.find((c) => c.name === gameName);
+  } catch (error) {
+    showNotice(`Cannot load the games: ${error.message}`);
+    return;
+  }
+  $("title").textContent = card.title;
+  document.title = `${card.title} · gridgames`;
+  wireControls();
+  buildHelp();
+  const query = new URLSearchParams(location.search);
+  if (query.get("id")) {
+    try {
+      await openSession({ id: query.get("id"), moves: splitMoves(query.get("moves")), seats: parseSeats(query.get("seats")) });
+      return;
+    } catch (error) {
+      showNotice(`This link could not be opened (${error.message}). Here is a new game instead.`);
+    }
+  }
+  await openSession({ game: gameName, params: saved("params") || "", seats: saved("seats") || defaultSeats() });
+}
+
+// Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
+function defaultSeats() {
+  if (card.players < 2 || card.ai_levels.length === 0) return undefined;
+  const level = card.ai_levels[Math.floor(card.ai_levels.length / 2)];
+  return [PERSON, level];
+}
+
+async function openSession(body) {
+  token++;
+  const payload = await api("POST", "/api/sessions", body);
+  show(payload, {});
+}
+
+function splitMoves(text) {
+  return text ? text.split(" ").filter(Boolean) : [];
+}
+
+function parseSeats(text) {
+  return text ? text.split(",") : undefined;
+}
+
+function saved(key) {
+  try { return JSON.parse(localStorage.getItem(`gridgames-${gameName}-${key}`)); } catch { return null; }
+}
+
+function remember(key, value) {
+  localStorage.setItem(`gridgames-${gameName}-${key}`, JSON.stringify(value));
+}
+
+// --- showing a payload ---
+
+function show(payload, { animate = false } = {}) {
+  current = payload;
+  const view = payload.view;
+  if (!board || boardKind !== view.kind) {
+    board = rendererFor(view).createBoard($("board"), { onMove: playMove });
+    boardKind = view.kind;
+  }
+  board.render(view, { animate, hintMove });
+  const status = payload.status;
+  $("status-text").textContent = status.message;
+  const swatchPlayer = status.over ? status.winner : payload.to_move;
+  $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
+  $("swatch").style.background = `var(--p${swatchPlayer})`;
+  $("gameover").hidden = !status.over;
+  $("gameover-text").textContent = status.message;
+  updateButtons();
+  updateUrl();
+  board.setEnabled(!thinking && seatToMove() === PERSON);
+  scheduleAi();
+}
+
+function seatToMove() {
+  if (!current || current.to_move === null || current.to_move === undefined) return current && !current.status.over ? PERSON : null;
+  return current.seats[current.to_move];
+}
+
+function updateButtons() {
+  const over = current.status.over;
+  const lastIsRestart = current.moves[current.moves.length - 1] === "!restart";
+  $("undo").disabled = !current.can_undo;
+  $("redo").disabled = !current.can_redo;
+  $("restart").disabled = current.moves.length === 0 || lastIsRestart;
+  $("hint").hidden = !card.can_hint;
+  $("hint").disabled = over || thinking;
+  $("aimove").hidden = card.ai_levels.length === 0;
+  $("aimove").disabled = over || thinking;
+  $("solve").hidden = !card.can_solve;
+  $("solve").disabled = over;
+  const allAi = current.seats.length > 0 && current.seats.every((s) => s !== PERSON);
+  $("pause").hidden = !allAi;
+  $("pause").textContent = paused ? "Resume" : "Pause";
+  $("pause").classList.toggle("active", paused);
+}
+
+function updateUrl() {
+  const query = new URLSearchParams({ id: current.id });
+  if (current.moves.length) query.set("moves", current.moves.join(" "));
+  if (current.seats.some((s) => s !== PERSON)) query.set("seats", current.seats.join(","));
+  history.replaceState(null, "", `${location.pathname}?${query}`);
+}
+
+let noticeTimer = null;
+function showNotice(message) {
+  const notice = $("notice");
+  notice.textContent = message;
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
+}
+
+function setThinking(value) {
+  thinking = value;
+  $("thinking").hidden = !value;
+  if (board) board.setEnabled(!value && seatToMove() === PERSON);
+  if (current) updateButtons();
+}
+
+// --- actions ---
+
+async function act(method, path, body, options = { animate: true }) {
+  token++;
+  hintMove = null;
+  setThinking(false);
+  try {
+    show(await api(method, path, body), options);
+    return true;
+  } catch (error) {
+    showNotice(error.message);
+    return false;
+  }
+}
+
+function playMove(move) {
+  if (!current || thinking) return;
+  act("POST", `/api/sessions/${current.session}/move`, { move });
+}
+
+function command(name) {
+  if (!current) return;
+  if (name === "solve" && !card.can_solve) return;
+  act("POST", `/api/sessions/${current.session}/${name}`, undefined, { animate: name !== "undo" });
+}
+
+async function newGame(params = null, seats = null) {
+  token++;
+  hintMove = null;
+  setThinking(false);
+  const body = { game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats };
+  const payload = await api("POST", "/api/sessions", body);
+  show(payload, {});
+  return payload;
+}
+
+async function showHint() {
+  if (!current || !card.can_hint || current.status.over) return;
+  const mine = token;
+  try {
+    const answer = await api("GET", `/api/sessions/${current.session}/hint`);
+    if (mine !== token) return;
+    hintMove = answer.hint;
+    board.render(current.view, { hintMove });
+    if (hintMove) showNotice(`Hint: ${hintMove}`);
+  } catch (error) {
+    showNotice(error.message);
+  }
+}
+
+// The AI's move comes from the server; the page stays live while it thinks.
+async function aiMove(asked = false) {
+  if (!current || current.status.over || thinking) return;
+  const mine = ++token;
+  hintMove = null;
+  setThinking(true);
+  try {
+    const payload = await api("POST", `/api/sessions/${current.session}/ai`, {});
+    if (mine !== token) return;
+    setThinking(false);
+    show(payload, { animate: true });
+  } catch (error) {
+    if (mine !== token) return;
+    setThinking(false);
+    if (asked || error.status !== 409) showNotice(error.message);
+  }
+}
+
+let aiTimer = null;
+function scheduleAi() {
+  clearTimeout(aiTimer);
+  const seat = seatToMove();
+  if (!current || current.status.over || paused || seat === null || seat === PERSON) return;
+  const allAi = current.seats.every((s) => s !== PERSON);
+  const mine = token;
+  aiTimer = setTimeout(() => { if (mine === token) aiMove(); }, allAi ? AI_PAUSE_MS : 150);
+}
+
+function togglePause() {
+  paused = !paused;
+  updateButtons();
+  if (!paused) scheduleAi();
+}
+
+// --- controls, settings, help, keys ---
+
+function wireControls() {
+  $("new").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
+  $("again").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
+  $("undo").addEventListener("click", () => command("undo"));
+  $("redo").addEventListener("click", () => command("redo"));
+  $("restart").addEventListener("click", () => command("restart"));
+  $("hint").addEventListener("click", showHint);
+  $("aimove").addEventListener("click", () => aiMove(true));
+  $("solve").addEventListener("click", () => command("solve"));
+  $("pause").addEventListener("click", togglePause);
+  $("settings").addEventListener("click", openSettings);
+  $("help").addEventListener("click", () => $("help-dialog").showModal());
+  $("start-new").addEventListener("click", startFromSettings);
+  $("apply-seats").addEventListener("click", applySeats);
+  document.addEventListener("keydown", onKey);
+}
+
+function openSettings() {
+  const params = Object.fromEntries((current?.params || "").split(",").filter(Boolean).map((p) => p.split("=")));
+  const fields = $("params-fields");
+  fields.querySelectorAll("label").forEach((l) => l.remove());
+  fields.hidden = card.params.length === 0;
+  for (const p of card.params) {
+    const label = document.createElement("label");
+    label.textContent = p.help ? `${p.name} (${p.help})` : p.name;
+    let input;
+    if (p.choices) {
+      input = document.createElement("select");
+      for (const choice of p.choices) input.add(new Option(choice, choice));
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      if (p.lo !== undefined) input.min = p.lo;
+      if (p.hi !== undefined) input.max = p.hi;
+    }
+    input.name = p.name;
+    input.value = params[p.name] ?? p.default;
+    label.appendChild(input);
+    fields.appendChild(label);
+  }
+  const seats = $("seat-fields");
+  seats.querySelectorAll("label").forEach((l) => l.remove());
+  seats.hidden = card.players < 2 || card.ai_levels.length === 0;
+  card.player_names.forEach((player, index) => {
+    const label = document.createElement("label");
+    label.textContent = `${player} is played by`;
+    const select = document.createElement("select");
+    select.name = `seat${index}`;
+    select.add(new Option("a person", PERSON));
+    for (const level of card.ai_levels) select.add(new Option(`the AI (${level})`, level));
+    select.value = current?.seats[index] ?? PERSON;
+    label.appendChild(select);
+    seats.appendChild(label);
+  });
+  $("apply-seats").hidden = seats.hidden;
+  $("settings-error").textContent = "";
+  $("settings-dialog").showModal();
+}
+
+function settingsValues() {
+  const form = $("settings-form");
+  const params = card.params.map((p) => `${p.name}=${form.elements[p.name].value}`).join(",");
+  const seats = card.players > 1 && card.ai_levels.length ? card.player_names.map((_, i) => form.elements[`seat${i}`].value) : undefined;
+  return { params, seats };
+}
+
+async function startFromSettings() {
+  const { params, seats } = settingsValues();
+  try {
+    await newGame(params, seats);
+    remember("params", params);
+    if (seats) remember("seats", seats);
+    $("settings-dialog").close();
+  } catch (error) {
+    $("settings-error").textContent = error.message;
+  }
+}
+
+async function applySeats() {
+  const { seats } = settingsValues();
+  if (await act("PUT", `/api/sessions/${current.session}/seats`, { seats }, {})) {
+    remember("seats", seats);
+    $("settings-dialog").close();
+  }
+}
+
+function buildHelp() {
+  const table = $("keys");
+  const rows = SHORTCUTS.filter(([key]) => key !== "s" || card.can_solve);
+  for (const [key, what] of rows) {
+    const row = table.insertRow();
+    row.insertCell().innerHTML = `<kbd>${key === "R" ? "Shift+R" : key}</kbd>`;
+    row.insertCell().textContent = what;
+  }
+  const extra = table.insertRow();
+  extra.insertCell().innerHTML = "<kbd>1</kbd>–<kbd>9</kbd>";
+  extra.insertCell().textContent = card.name === "tictactoe" ? "Play cell 1 (top left) to 9 (bottom right)" : "Play that column";
+}
+
+function onKey(event) {
+  if (document.querySelector("dialog[open]")) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+  if (event.altKey || event.metaKey) return;
+  if (event.ctrlKey) {
+    if (event.key === "z") { command("undo"); event.preventDefault(); }
+    if (event.key === "y") { command("redo"); event.preventDefault(); }
+    return;
+  }
+  const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (arrows[event.key] && board) {
+    board.moveCursor(...arrows[event.key]);
+    event.preventDefault();
+    return;
+  }
+  if ((event.key === "Enter" || event.key === " ") && !(target instanceof HTMLButtonElement)) {
+    if (board && !thinking) board.activate();
+    event.preventDefault();
+    return;
+  }
+  if (board && !thinking && seatToMove() === PERSON && board.pressKey(event.key)) {
+    event.preventDefault();
+    return;
+  }
+  const shortcut = SHORTCUTS.find(([key]) => key === event.key);
+  if (shortcut) {
+    shortcut[2]();
+    event.preventDefault();
+  }
+}
+
+start();
