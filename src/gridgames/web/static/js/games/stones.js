@@ -78,9 +78,14 @@ export function createBoard(container, { onMove }) {
     }
   }
 
+  // The first arrow key shows the cursor at the centre; later ones move it.
   function moveCursor(dRow, dCol) {
     if (!view) return;
-    cursor = cursor || { row: Math.floor(view.rows / 2), col: Math.floor(view.cols / 2) };
+    if (!cursor) {
+      cursor = { row: Math.floor(view.rows / 2), col: Math.floor(view.cols / 2) };
+      overlay();
+      return;
+    }
     cursor = {
       row: Math.max(0, Math.min(view.rows - 1, cursor.row + dRow)),
       col: Math.max(0, Math.min(view.cols - 1, cursor.col + dCol)),
