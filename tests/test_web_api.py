@@ -6,6 +6,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from gridgames.registry import GAMES
 from gridgames.web.app import MAX_BODY, create_app
 
 
@@ -37,7 +38,7 @@ def test_pages_and_openapi(client):
 
 def test_games_and_demo(client):
     games = client.get("/api/games").json()
-    assert [g["name"] for g in games] == ["tictactoe", "trilobite"]
+    assert [g["name"] for g in games] == list(GAMES)
     views = client.get("/api/games/trilobite/demo").json()["views"]
     assert len(views) > 3 and views[0]["cells"].count(".") == 42
     assert client.get("/api/games/chess/demo").status_code == 404

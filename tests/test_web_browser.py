@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from gridgames.registry import GAMES
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
@@ -30,7 +31,7 @@ def click_cells(page, cells):
 def test_home_page_lists_games_with_previews(page, server_url):
     page.goto(server_url)
     cards = page.locator(".card")
-    expect(cards).to_have_count(2)
+    expect(cards).to_have_count(len(GAMES))
     expect(page.locator('.card[data-game="trilobite"] svg')).to_be_visible()
     expect(page.locator('.card[data-game="tictactoe"] svg')).to_be_visible()
     screenshot(page, "home")

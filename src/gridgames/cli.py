@@ -7,6 +7,7 @@ with code 2; nothing is changed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -244,6 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="port (default 8000, env GRIDGAMES_PORT)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.set_defaults(run=cmd_serve)
+
+    for game in GAMES.values():  # game-specific commands: gridgames ishido autoplay ...
+        if game.cli_module:
+            importlib.import_module(game.cli_module).register(sub)
     return parser
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from gridgames.core.errors import UnknownName
 from gridgames.core.game import Game
+from gridgames.games.ishido import Ishido
 from gridgames.games.tictactoe import TicTacToe
 from gridgames.games.trilobite import Trilobite
 
-GAMES: dict[str, Game] = {game.name: game for game in (TicTacToe(), Trilobite())}
+GAMES: dict[str, Game] = {game.name: game for game in (TicTacToe(), Trilobite(), Ishido())}
 
 
 def get_game(name: str) -> Game:

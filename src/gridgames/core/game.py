@@ -57,6 +57,8 @@ class Game(ABC):
     ai_levels: ClassVar[tuple[str, ...]] = ()  # two-player games: weakest first
     can_solve: ClassVar[bool] = False
     can_hint: ClassVar[bool] = False
+    # A module with `register(subparsers)` adding `gridgames <name> ...` commands, if any.
+    cli_module: ClassVar[str | None] = None
     # Parameter strings the conformance suite plays besides the defaults.
     sample_params: ClassVar[tuple[str, ...]] = ()
 

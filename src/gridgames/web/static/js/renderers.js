@@ -1,7 +1,8 @@
 // view.kind -> the module that draws it. Each game's page module is one entry here.
+import * as ishido from "./games/ishido.js";
 import * as stones from "./games/stones.js";
 
-export const RENDERERS = { stones };
+export const RENDERERS = { stones, ishido };
 
 export function rendererFor(view) {
   const module = RENDERERS[view.kind];

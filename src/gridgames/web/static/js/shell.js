@@ -47,7 +47,6 @@ async function start() {
   $("title").textContent = card.title;
   document.title = `${card.title} · gridgames`;
   wireControls();
-  buildHelp();
   const query = new URLSearchParams(location.search);
   if (query.get("id")) {
     try {
@@ -94,11 +93,14 @@ function remember(key, value) {
 function show(payload, { animate = false } = {}) {
   current = payload;
   const view = payload.view;
-  if (!board || boardKind !== view.kind) {
-    board = rendererFor(view).createBoard($("board"), { onMove: playMove });
+  const fresh = !board || boardKind !== view.kind;
+  if (fresh) {
+    board?.destroy?.();
+    board = rendererFor(view).createBoard($("board"), { onMove: playMove, toolbar: $("game-controls") });
     boardKind = view.kind;
   }
   board.render(view, { animate, hintMove });
+  if (fresh) buildHelp();
   const status = payload.status;
   $("status-text").textContent = status.message;
   const swatchPlayer = status.over ? status.winner : payload.to_move;
@@ -143,9 +145,10 @@ function updateUrl() {
 }
 
 let noticeTimer = null;
-function showNotice(message) {
+function showNotice(message, kind = "error") {
   const notice = $("notice");
   notice.textContent = message;
+  notice.classList.toggle("info", kind === "info");
   notice.hidden = false;
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
@@ -202,7 +205,7 @@ async function showHint() {
     if (mine !== token) return;
     hintMove = answer.hint;
     board.render(current.view, { hintMove });
-    if (hintMove) showNotice(`Hint: ${hintMove}`);
+    if (hintMove) showNotice(`Hint: ${hintMove}`, "info");
   } catch (error) {
     showNotice(error.message);
   }
@@ -332,15 +335,19 @@ async function applySeats() {
 
 function buildHelp() {
   const table = $("keys");
-  const rows = SHORTCUTS.filter(([key]) => key !== "s" || card.can_solve);
+  table.textContent = "";
+  const hidden = { s: !card.can_solve, a: card.ai_levels.length === 0, p: card.ai_levels.length === 0, h: !card.can_hint };
+  const rows = [...SHORTCUTS.filter(([key]) => !hidden[key]), ...(board?.shortcuts || [])];
   for (const [key, what] of rows) {
     const row = table.insertRow();
     row.insertCell().innerHTML = `<kbd>${key === "R" ? "Shift+R" : key}</kbd>`;
     row.insertCell().textContent = what;
   }
-  const extra = table.insertRow();
-  extra.insertCell().innerHTML = "<kbd>1</kbd>–<kbd>9</kbd>";
-  extra.insertCell().textContent = card.name === "tictactoe" ? "Play cell 1 (top left) to 9 (bottom right)" : "Play that column";
+  if (board?.digitHelp) {
+    const extra = table.insertRow();
+    extra.insertCell().innerHTML = "<kbd>1</kbd>–<kbd>9</kbd>";
+    extra.insertCell().textContent = board.digitHelp;
+  }
 }
 
 function onKey(event) {
@@ -368,7 +375,7 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
-  const shortcut = SHORTCUTS.find(([key]) => key === event.key);
+  const shortcut = [...(board?.shortcuts || []), ...SHORTCUTS].find(([key]) => key === event.key);
   if (shortcut) {
     shortcut[2]();
     event.preventDefault();

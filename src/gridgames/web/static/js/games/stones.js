@@ -113,6 +113,7 @@ export function createBoard(container, { onMove }) {
   }
 
   return {
+    get digitHelp() { return view?.gravity ? "Play that column" : "Play a cell: 1 top left to 9 bottom right"; },
     render,
     moveCursor,
     activate,

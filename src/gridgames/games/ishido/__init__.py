@@ -1,0 +1,3 @@
+from gridgames.games.ishido.rules import Ishido
+
+__all__ = ["Ishido"]

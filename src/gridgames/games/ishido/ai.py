@@ -1,0 +1,130 @@
+"""Ishido players: the AI behind Hint and autoplay, and the greedy baseline.
+
+The AI knows the tiles still in the pouch (the multiset) but not their order. It scores each
+valid cell for the tile in hand by what the placement leaves behind:
+
+- support: for every kind of tile still to come, the number of cells where it could go now.
+  A kind with no such cell loses the game if it comes up before a new cell opens for it, so
+  each tile to come costs RISK[support of its kind] (steep near 0);
+- dead cells: empty cells next to tiles where no tile still to come can ever go (a cell's
+  options only shrink as neighbours arrive). Each costs DEAD_COST: holes are what end classic
+  games. And when the cells that can still take a tile are barely more than the tiles left,
+  that costs too;
+- points, weighted lightly (more under classic rules, where 4-ways pay bonuses).
+
+Counts are updated incrementally: a placement changes only its cell and its four neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gridgames.core.rng import Rng
+from gridgames.games.ishido.board import EMPTY, GRID, NEIGHBOURS, neighbour_tiles, placement_points
+from gridgames.games.ishido.tiles import CLASSIC, KINDS, SEED, allowed_kinds
+
+# Cost of one tile to come whose kind has this many cells where it could go (index capped).
+RISK = (60.0, 12.0, 4.0, 1.6, 0.7, 0.3, 0.15, 0.08, 0.04)
+POINTS_WEIGHT = {SEED: 0.15, CLASSIC: 0.05}
+DEAD_COST = {SEED: 3.0, CLASSIC: 6.0}  # per dead cell on the board after the placement
+SLACK_COST = 25.0  # per missing cell of slack below SLACK_WANTED, squared
+SLACK_WANTED = 4
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Planner:
+    """A position seen as cell options and per-kind support, for scoring placements."""
+
+    def __init__(self, board: Sequence[int], rules: str, to_come: Sequence[int]) -> None:
+        self.board = list(board)
+        self.rules = rules
+        self.counts = [0] * KINDS
+        for tile in to_come:
+            self.counts[tile] += 1
+        self.live_kinds = sum(1 << k for k in range(KINDS) if self.counts[k])
+        self.tiles_to_come = len(to_come)
+        self.options = [0] * GRID.size  # kinds allowed on each empty cell that has a neighbour
+        self.support = [0] * KINDS
+        self.empty = 0
+        self.dead = 0
+        for cell, tile in enumerate(self.board):
+            if tile != EMPTY:
+                continue
+            self.empty += 1
+            near = neighbour_tiles(self.board, cell)
+            if near:
+                mask = allowed_kinds(near, rules)
+                self.options[cell] = mask
+                for k in _bits(mask):
+                    self.support[k] += 1
+                self.dead += not mask & self.live_kinds
+
+    def value(self, cell: int, tile: int, points: int) -> float:
+        """How good it is to put `tile` (the one in hand, not in to_come) on `cell`."""
+        support = self.support[:]
+        live = self.live_kinds
+        dead = self.dead
+        old = self.options[cell]
+        for k in _bits(old):
+            support[k] -= 1
+        dead -= not old & live
+        board = self.board
+        board[cell] = tile
+        try:
+            for near in NEIGHBOURS[cell]:
+                if board[near] != EMPTY:
+                    continue
+                before = self.options[near]
+                after = allowed_kinds(neighbour_tiles(board, near), self.rules)
+                if before == after:
+                    continue
+                for k in _bits(before & ~after):
+                    support[k] -= 1
+                for k in _bits(after & ~before):
+                    support[k] += 1
+                was_dead = bool(before) and not before & live
+                dead += (not after & live) - was_dead
+        finally:
+            board[cell] = EMPTY
+        risk = 0.0
+        cap = len(RISK) - 1
+        for k in _bits(live):
+            risk += self.counts[k] * RISK[min(support[k], cap)]
+        slack = (self.empty - 1 - dead) - self.tiles_to_come
+        shortfall = max(0, SLACK_WANTED - slack)
+        return (points * POINTS_WEIGHT[self.rules] - risk - dead * DEAD_COST[self.rules]
+                - SLACK_COST * shortfall * shortfall)
+
+
+def valid_with_points(board: Sequence[int], tile: int, rules: str,
+                      fourways: int) -> list[tuple[int, int]]:
+    out = []
+    for cell in range(GRID.size):
+        if board[cell] == EMPTY:
+            near = neighbour_tiles(board, cell)
+            if allowed_kinds(near, rules) >> tile & 1:
+                out.append((cell, placement_points(rules, cell, len(near), fourways)))
+    return out
+
+
+def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int) -> int:
+    """The AI's cell for pouch[0]; the rest of the pouch is used only as a multiset."""
+    tile = pouch[0]
+    choices = valid_with_points(board, tile, rules, fourways)
+    planner = Planner(board, rules, pouch[1:])
+    # Ties go to the lower cell index, so a hint is the same every time.
+    return max(choices, key=lambda cp: (planner.value(cp[0], tile, cp[1]), -cp[0]))[0]
+
+
+def greedy_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int,
+                rng: Rng) -> int:
+    """The baseline: the highest-scoring valid cell, ties broken at random."""
+    choices = valid_with_points(board, pouch[0], rules, fourways)
+    best = max(points for _, points in choices)
+    return rng.choice([cell for cell, points in choices if points == best])

@@ -1,0 +1,360 @@
+// Renderer for Ishido (view.kind "ishido"): the board, the "next tile" square to the side
+// (below in portrait), the score panel and the pouch panel, all in one SVG that scales with
+// the window. The next tile is dragged with pointer events (mouse and touch) and dropped on a
+// cell; the server's view says which cells are valid and what each scores.
+import { boardSvg, el } from "../svg.js";
+
+const PALETTES = {
+  // Paul Tol "bright" in the seed's order: blue, cyan, green, yellow, red, purple.
+  bright: { name: "Tol bright", colours: ["#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377"], ink: "whitesmoke", edge: "rgba(0,0,0,.25)" },
+  // Okabe-Ito colours, strongly different in lightness, with black outlines and colour letters.
+  contrast: { name: "High contrast", colours: ["#0072B2", "#56B4E9", "#009E73", "#F0E442", "#D55E00", "#CC79A7"], ink: "#000", edge: "#000", marks: true },
+};
+const IMAGE_SETS = {
+  // The seed's six birds: peacock, parrot, flamingo, owl, duck, eagle.
+  birds: { name: "Birds", glyphs: ["\u{1F99A}", "\u{1F99C}", "\u{1F9A9}", "\u{1F989}", "\u{1F986}", "\u{1F985}"], emoji: true },
+  shapes: { name: "Shapes", shapes: true },
+  letters: { name: "Letters", glyphs: ["A", "B", "C", "D", "E", "F"] },
+};
+const COLOUR_MARKS = ["b", "c", "g", "y", "r", "p"];
+const PREFS = "gridgames-ishido-look";
+const SIDE = 3.4;   // width (landscape) or height (portrait) of the panel beside the board
+
+let emojiOk = null;
+function canDrawEmoji() {
+  // Draw a bird on a canvas: a colour emoji font leaves coloured pixels, a missing one not.
+  if (emojiOk !== null) return emojiOk;
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 32;
+    const ctx = canvas.getContext("2d");
+    ctx.font = "24px sans-serif";
+    ctx.textBaseline = "top";
+    ctx.fillText("\u{1F989}", 2, 2);
+    const data = ctx.getImageData(0, 0, 32, 32).data;
+    emojiOk = false;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 0 && (Math.abs(data[i] - data[i + 1]) > 20 || Math.abs(data[i + 1] - data[i + 2]) > 20)) { emojiOk = true; break; }
+    }
+  } catch { emojiOk = false; }
+  return emojiOk;
+}
+
+function loadLook() {
+  try { return { palette: "bright", images: "birds", assist: false, ...JSON.parse(localStorage.getItem(PREFS)) }; } catch { return { palette: "bright", images: "birds", assist: false }; }
+}
+
+export function createBoard(container, { onMove, toolbar = null, live = true }) {
+  let view = null;
+  let svg = null;
+  let hint = null;
+  let enabled = true;
+  let cursor = null;
+  let layout = null;
+  let drag = null;
+  const look = loadLook();
+  const buttons = toolbar ? makeButtons(toolbar) : {};
+
+  // Switch between side and below when the window turns (the SVG itself scales by viewBox).
+  const observer = live ? new ResizeObserver(() => { if (view && orientation() !== layout?.portrait) draw(); }) : null;
+  observer?.observe(container);
+
+  function orientation() {
+    return container.clientHeight > container.clientWidth * 0.9;
+  }
+
+  function render(nextView, { hintMove = null } = {}) {
+    view = nextView;
+    hint = hintMove;
+    draw();
+  }
+
+  function draw() {
+    const portrait = orientation();
+    layout = portrait
+      ? { portrait, width: view.cols, height: view.rows + 0.3 + SIDE, nextX: 0.15, nextY: view.rows + 0.45, panelX: 2.2, panelY: view.rows + 0.4, pouchX: view.cols - 3.15, pouchY: view.rows + 0.45 }
+      : { portrait, width: view.cols + 0.3 + SIDE, height: view.rows, nextX: view.cols + 0.3 + 0.85, nextY: 0.2, panelX: view.cols + 0.45, panelY: 2.35, pouchX: view.cols + 0.3 + 0.2, pouchY: view.rows - 3.15 };
+    svg = boardSvg(container, layout.width, layout.height, "Ishido board");
+    svg.setAttribute("tabindex", "0");
+    drawBoard();
+    drawSide();
+    wirePointer();
+  }
+
+  function tileGlyph(parent, tile, x, y, size) {
+    const palette = PALETTES[look.palette] || PALETTES.bright;
+    let images = IMAGE_SETS[look.images] || IMAGE_SETS.birds;
+    if (images.emoji && !canDrawEmoji()) images = IMAGE_SETS.letters;
+    const c = Math.floor(tile / 6), s = tile % 6;
+    const g = el("g", { class: "tile", "data-tile": tile }, parent);
+    el("rect", { x: x + size * 0.04, y: y + size * 0.04, width: size * 0.92, height: size * 0.92, rx: size * 0.12, fill: palette.colours[c], stroke: palette.edge, "stroke-width": size * (palette.marks ? 0.06 : 0.03) }, g);
+    const cx = x + size / 2, cy = y + size / 2;
+    if (images.shapes) {
+      drawShape(g, s, cx, cy, size * 0.3, palette.ink);
+    } else {
+      const text = el("text", { x: cx, y: cy + size * 0.03, "text-anchor": "middle", "dominant-baseline": "central", "font-size": size * (images.emoji ? 0.58 : 0.5), fill: palette.ink, "font-weight": 700 }, g);
+      text.textContent = images.glyphs[s];
+    }
+    if (palette.marks) {
+      const mark = el("text", { x: x + size * 0.14, y: y + size * 0.26, "font-size": size * 0.2, fill: palette.ink, "font-weight": 700 }, g);
+      mark.textContent = COLOUR_MARKS[c];
+    }
+    return g;
+  }
+
+  function drawBoard() {
+    el("rect", { x: 0, y: 0, width: view.cols, height: view.rows, class: "ishido-board" }, svg);
+    for (let r = 0; r < view.rows; r++) {
+      for (let c = 0; c < view.cols; c++) {
+        el("rect", { x: c + 0.02, y: r + 0.02, width: 0.96, height: 0.96, rx: 0.06, class: "ishido-cell", "data-cell": r * view.cols + c }, svg);
+      }
+    }
+    view.cells.forEach((tile, cell) => {
+      if (tile !== null) tileGlyph(svg, tile, cell % view.cols, Math.floor(cell / view.cols), 1).setAttribute("data-placed", cell);
+    });
+    if (view.last !== null) {
+      el("rect", { x: view.last % view.cols + 0.05, y: Math.floor(view.last / view.cols) + 0.05, width: 0.9, height: 0.9, rx: 0.1, class: "last-box" }, svg);
+    }
+    if (look.assist) {
+      for (const v of view.valid) {
+        const x = v.cell % view.cols, y = Math.floor(v.cell / view.cols);
+        el("rect", { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, rx: 0.1, class: "assist-box" }, svg);
+        const t = el("text", { x: x + 0.5, y: y + 0.52, class: "assist-points", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.34, "data-assist": v.cell }, svg);
+        t.textContent = v.points;
+      }
+    }
+    if (hint !== null) {
+      const target = view.valid.find((v) => v.move === hint);
+      if (target) el("rect", { x: target.cell % view.cols + 0.06, y: Math.floor(target.cell / view.cols) + 0.06, width: 0.88, height: 0.88, rx: 0.12, class: "hint-box", "data-hint": target.cell }, svg);
+    }
+    if (cursor !== null) {
+      el("rect", { x: cursor % view.cols + 0.03, y: Math.floor(cursor / view.cols) + 0.03, width: 0.94, height: 0.94, rx: 0.1, class: "cursor-box ishido-cursor" }, svg);
+    }
+  }
+
+  function drawSide() {
+    const size = 1.7;
+    el("rect", { x: layout.nextX - 0.1, y: layout.nextY - 0.1, width: size + 0.2, height: size + 0.2, rx: 0.15, class: "next-square" }, svg);
+    const label = el("text", { x: layout.nextX + size / 2, y: layout.nextY + size + 0.38, "text-anchor": "middle", "font-size": 0.28, class: "panel-text" }, svg);
+    label.textContent = "next tile";
+    const lines = [`Score ${view.score}`, `Tiles left ${view.tiles_left}`, `4-ways ${view.fourways}`];
+    const px = layout.portrait ? layout.panelX + 0.1 : layout.panelX;
+    const py = layout.portrait ? layout.panelY + 0.45 : layout.panelY + 0.35;
+    lines.forEach((line, i) => {
+      const t = el("text", { x: px, y: py + i * 0.42, "font-size": 0.32, class: "panel-text", "data-stat": i }, svg);
+      t.textContent = line;
+    });
+    // The pouch: every kind of tile, with how many are still to come (the next one included).
+    const mini = 0.5;
+    const caption = el("text", { x: layout.pouchX, y: layout.pouchY - 0.12, "font-size": 0.24, class: "panel-text" }, svg);
+    caption.textContent = "still in the pouch";
+    view.pouch_counts.forEach((count, tile) => {
+      const x = layout.pouchX + (tile % 6) * mini, y = layout.pouchY + Math.floor(tile / 6) * mini;
+      const g = tileGlyph(svg, tile, x, y, mini);
+      g.setAttribute("data-pouch", tile);
+      g.setAttribute("opacity", count ? 1 : 0.15);
+      if (count > 0) {
+        const badge = el("text", { x: x + mini * 0.92, y: y + mini * 0.95, "text-anchor": "end", "font-size": 0.17, class: "pouch-count" }, svg);
+        badge.textContent = count;
+      }
+    });
+    // Drawn last, so that it stays on top while it is dragged over the board.
+    if (view.next !== null) {
+      const tile = tileGlyph(svg, view.next, layout.nextX, layout.nextY, size);
+      tile.classList.add("next-tile");
+      tile.setAttribute("data-next", view.next);
+    }
+  }
+
+  // --- pointer: drag the next tile, or click a valid cell ---
+
+  function svgPoint(event) {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    return point.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  function cellUnder(p) {
+    const col = Math.floor(p.x), row = Math.floor(p.y);
+    if (col < 0 || col >= view.cols || row < 0 || row >= view.rows) return null;
+    return row * view.cols + col;
+  }
+
+  function validAt(cell) {
+    return cell === null ? null : view.valid.find((v) => v.cell === cell) || null;
+  }
+
+  function wirePointer() {
+    const next = svg.querySelector(".next-tile");
+    if (next && enabled) {
+      next.style.cursor = "grab";
+      next.addEventListener("pointerdown", (event) => {
+        if (event.button !== 0 || !enabled) return;
+        event.preventDefault();
+        next.setPointerCapture(event.pointerId);
+        const start = svgPoint(event);
+        drag = { node: next, start, highlight: null };
+        next.style.cursor = "grabbing";
+      });
+      next.addEventListener("pointermove", (event) => {
+        if (!drag) return;
+        const p = svgPoint(event);
+        const size = 1.7;
+        // Scale the dragged tile to a board cell so it fits where it will drop.
+        const scale = 1 / size;
+        const cx = layout.nextX + size / 2, cy = layout.nextY + size / 2;
+        drag.node.setAttribute("transform", `translate(${p.x} ${p.y}) scale(${scale}) translate(${-cx} ${-cy})`);
+        showDropTarget(cellUnder(p));
+      });
+      const finish = (event) => {
+        if (!drag) return;
+        const cell = cellUnder(svgPoint(event));
+        const target = validAt(cell);
+        const node = drag.node;
+        drag = null;
+        showDropTarget(null);
+        if (target) {
+          node.setAttribute("transform", `translate(${target.cell % view.cols} ${Math.floor(target.cell / view.cols)}) scale(${1 / 1.7}) translate(${-layout.nextX} ${-layout.nextY})`);
+          onMove(target.move);
+        } else {
+          returnHome(node);
+        }
+      };
+      next.addEventListener("pointerup", finish);
+      next.addEventListener("pointercancel", (event) => { finish({ clientX: -1e6, clientY: -1e6, ...event }); });
+    }
+    svg.addEventListener("click", (event) => {
+      if (!enabled || event.target.closest(".next-tile")) return;
+      const target = validAt(cellUnder(svgPoint(event)));
+      if (target) onMove(target.move);
+    });
+  }
+
+  function returnHome(node) {
+    const from = node.getAttribute("transform");
+    node.setAttribute("data-returning", "1");
+    if (node.animate && from) {
+      node.animate([{ transform: cssTransform(from) }, { transform: "none" }], { duration: 180, easing: "ease-out" });
+    }
+    node.removeAttribute("transform");
+    setTimeout(() => node.removeAttribute("data-returning"), 200);
+  }
+
+  function cssTransform(svgTransform) {
+    return svgTransform.replace(/translate\(([^ ]+) ([^)]+)\)/g, "translate($1px, $2px)").replace(/scale\(([^)]+)\)/g, "scale($1)");
+  }
+
+  function showDropTarget(cell) {
+    svg.querySelectorAll(".drop-target").forEach((n) => n.remove());
+    if (cell === null) return;
+    const ok = validAt(cell) !== null;
+    const box = el("rect", { x: cell % view.cols + 0.02, y: Math.floor(cell / view.cols) + 0.02, width: 0.96, height: 0.96, rx: 0.08, class: `drop-target ${ok ? "ok" : "no"}`, "data-drop": cell }, svg);
+    svg.insertBefore(box, svg.querySelector(".next-tile"));
+  }
+
+  // --- keyboard ---
+
+  function moveCursor(dRow, dCol) {
+    if (!view) return;
+    if (cursor === null) {
+      cursor = view.valid.length ? view.valid[0].cell : Math.floor(view.rows / 2) * view.cols + Math.floor(view.cols / 2);
+    } else {
+      const row = Math.max(0, Math.min(view.rows - 1, Math.floor(cursor / view.cols) + dRow));
+      const col = Math.max(0, Math.min(view.cols - 1, cursor % view.cols + dCol));
+      cursor = row * view.cols + col;
+    }
+    draw();
+  }
+
+  function activate() {
+    if (cursor === null) { moveCursor(0, 0); return; }
+    const target = validAt(cursor);
+    if (target && enabled) onMove(target.move);
+  }
+
+  // --- look: assist, palette, images ---
+
+  function makeButtons(bar) {
+    const make = (id, title, action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = id;
+      b.title = title;
+      b.addEventListener("click", action);
+      bar.appendChild(b);
+      return b;
+    };
+    return {
+      assist: make("assist", "Show valid cells and their points (x)", () => toggle("assist")),
+      images: make("images", "Tile pictures (t)", () => cycle("images", IMAGE_SETS)),
+      palette: make("palette", "Tile colours (c)", () => cycle("palette", PALETTES)),
+    };
+  }
+
+  function refreshButtons() {
+    if (!buttons.assist) return;
+    buttons.assist.textContent = look.assist ? "Assist: on" : "Assist: off";
+    buttons.assist.classList.toggle("active", look.assist);
+    buttons.assist.setAttribute("aria-pressed", String(look.assist));
+    buttons.images.textContent = `Pictures: ${IMAGE_SETS[look.images].name}`;
+    buttons.palette.textContent = `Colours: ${PALETTES[look.palette].name}`;
+  }
+
+  function saveLook() {
+    localStorage.setItem(PREFS, JSON.stringify(look));
+    refreshButtons();
+    if (view) draw();
+  }
+
+  function toggle(key) { look[key] = !look[key]; saveLook(); }
+  function cycle(key, options) {
+    const names = Object.keys(options);
+    look[key] = names[(names.indexOf(look[key]) + 1) % names.length];
+    saveLook();
+  }
+  refreshButtons();
+
+  return {
+    render,
+    moveCursor,
+    activate,
+    pressKey() { return false; },
+    setEnabled(value) { enabled = value; },
+    focus() { svg?.focus(); },
+    shortcuts: [["x", "Assist: show valid cells with their points", () => toggle("assist")],
+      ["t", "Change the tile pictures", () => cycle("images", IMAGE_SETS)],
+      ["c", "Change the tile colours", () => cycle("palette", PALETTES)]],
+    destroy() { observer?.disconnect(); toolbar?.querySelectorAll("#assist, #images, #palette").forEach((b) => b.remove()); },
+  };
+}
+
+function drawShape(parent, index, cx, cy, r, ink) {
+  const attrs = { fill: ink };
+  switch (index) {
+    case 0: el("circle", { cx, cy, r, ...attrs }, parent); break;
+    case 1: el("rect", { x: cx - r * 0.9, y: cy - r * 0.9, width: r * 1.8, height: r * 1.8, ...attrs }, parent); break;
+    case 2: el("polygon", { points: `${cx},${cy - r} ${cx + r},${cy + r * 0.8} ${cx - r},${cy + r * 0.8}`, ...attrs }, parent); break;
+    case 3: el("polygon", { points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}`, ...attrs }, parent); break;
+    case 4: {
+      const pts = [];
+      for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.45 : r * 1.05;
+        pts.push(`${cx + rr * Math.cos(a)},${cy + rr * Math.sin(a)}`);
+      }
+      el("polygon", { points: pts.join(" "), ...attrs }, parent);
+      break;
+    }
+    default: {
+      const w = r * 0.38;
+      el("rect", { x: cx - r, y: cy - w, width: 2 * r, height: 2 * w, ...attrs }, parent);
+      el("rect", { x: cx - w, y: cy - r, width: 2 * w, height: 2 * r, ...attrs }, parent);
+    }
+  }
+}
+
+export function drawPreview(container, view) {
+  const board = createBoard(container, { onMove: () => {}, live: false });
+  board.render(view, {});
+  board.setEnabled(false);
+}
