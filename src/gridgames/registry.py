@@ -6,10 +6,11 @@ from __future__ import annotations
 from gridgames.core.errors import UnknownName
 from gridgames.core.game import Game
 from gridgames.games.ishido import Ishido
+from gridgames.games.polar import Polar
 from gridgames.games.tictactoe import TicTacToe
 from gridgames.games.trilobite import Trilobite
 
-GAMES: dict[str, Game] = {game.name: game for game in (TicTacToe(), Trilobite(), Ishido())}
+GAMES: dict[str, Game] = {game.name: game for game in (TicTacToe(), Trilobite(), Ishido(), Polar())}
 
 
 def get_game(name: str) -> Game:

@@ -76,8 +76,9 @@ class Game(ABC):
         """The state a desc describes; BadInput with a clear reason when the desc is bad."""
 
     @abstractmethod
-    def max_moves(self, params: Params) -> int:
-        """A bound on the length of any game (the conformance suite checks it)."""
+    def max_moves(self, params: Params) -> int | None:
+        """A bound on the length of any game (the conformance suite checks it), or None for a
+        game that can go on for ever (walking about in Polar)."""
 
     # --- moves ---
 
@@ -126,6 +127,10 @@ class Game(ABC):
 
     def hint(self, state: Any) -> str | None:
         raise BadInput(f"{self.title} has no hints")
+
+    def catalogue(self) -> list[dict[str, Any]] | None:
+        """Games with built-in levels: the list (number, name, ...); None for the others."""
+        return None
 
     def check_level(self, level: str) -> str:
         if level not in self.ai_levels:

@@ -155,6 +155,13 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
         get_game(name)
         return {"views": _demo_views(name)}
 
+    @app.get("/api/games/{name}/levels", summary="The built-in levels, for games with levels")
+    def levels(name: str) -> list[dict[str, Any]]:
+        listed = get_game(name).catalogue()
+        if listed is None:
+            raise UnknownName(f"{name} has no levels")
+        return listed
+
     # --- sessions ---
 
     def table_of(session_id: str) -> Table:

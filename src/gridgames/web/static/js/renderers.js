@@ -1,8 +1,9 @@
 // view.kind -> the module that draws it. Each game's page module is one entry here.
 import * as ishido from "./games/ishido.js";
+import * as polar from "./games/polar.js";
 import * as stones from "./games/stones.js";
 
-export const RENDERERS = { stones, ishido };
+export const RENDERERS = { stones, ishido, polar };
 
 export function rendererFor(view) {
   const module = RENDERERS[view.kind];

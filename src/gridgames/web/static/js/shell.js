@@ -18,19 +18,24 @@ let paused = false;
 let token = 0;          // bumps on every action, so that late AI answers are dropped
 let thinking = false;
 
+// Each control: its keys (the first one not claimed by the game's board is shown in help).
 const SHORTCUTS = [
-  ["n", "New game", () => newGame()],
-  ["u", "Undo", () => command("undo")],
-  ["r", "Redo", () => command("redo")],
-  ["R", "Restart", () => command("restart")],
-  ["h", "Hint", () => showHint()],
-  ["a", "AI move", () => aiMove(true)],
-  ["s", "Solve", () => command("solve")],
-  ["p", "Pause or resume the AIs", () => togglePause()],
-  ["g", "Settings", () => openSettings()],
-  ["d", "Light or dark theme", () => toggleTheme()],
-  ["?", "This help", () => $("help-dialog").showModal()],
+  [["n"], "New game", () => newGame()],
+  [["u"], "Undo", () => command("undo")],
+  [["r"], "Redo", () => command("redo")],
+  [["R"], "Restart", () => command("restart")],
+  [["h"], "Hint", () => showHint()],
+  [["a", "A"], "AI move", () => aiMove(true)],
+  [["s", "S"], "Solve", () => command("solve")],
+  [["p"], "Pause or resume the AIs", () => togglePause()],
+  [["g"], "Settings", () => openSettings()],
+  [["d", "D"], "Light or dark theme", () => toggleTheme()],
+  [["?"], "This help", () => $("help-dialog").showModal()],
 ];
+
+function keyLabel(key) {
+  return key.length === 1 && key !== key.toLowerCase() ? `Shift+${key}` : key;
+}
 
 // --- starting ---
 
@@ -96,7 +101,10 @@ function show(payload, { animate = false } = {}) {
   const fresh = !board || boardKind !== view.kind;
   if (fresh) {
     board?.destroy?.();
-    board = rendererFor(view).createBoard($("board"), { onMove: playMove, toolbar: $("game-controls") });
+    board = rendererFor(view).createBoard($("board"), {
+      onMove: playMove, toolbar: $("game-controls"),
+      onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
+    });
     boardKind = view.kind;
   }
   board.render(view, { animate, hintMove });
@@ -200,13 +208,17 @@ async function newGame(params = null, seats = null) {
 async function showHint() {
   if (!current || !card.can_hint || current.status.over) return;
   const mine = token;
+  setThinking(true);
   try {
     const answer = await api("GET", `/api/sessions/${current.session}/hint`);
     if (mine !== token) return;
+    setThinking(false);
     hintMove = answer.hint;
     board.render(current.view, { hintMove });
     if (hintMove) showNotice(`Hint: ${hintMove}`, "info");
+    else showNotice("No hint: there is no solution from here. Undo or restart.");
   } catch (error) {
+    if (mine === token) setThinking(false);
     showNotice(error.message);
   }
 }
@@ -336,12 +348,22 @@ async function applySeats() {
 function buildHelp() {
   const table = $("keys");
   table.textContent = "";
-  const hidden = { s: !card.can_solve, a: card.ai_levels.length === 0, p: card.ai_levels.length === 0, h: !card.can_hint };
-  const rows = [...SHORTCUTS.filter(([key]) => !hidden[key]), ...(board?.shortcuts || [])];
+  const hidden = { Solve: !card.can_solve, "AI move": card.ai_levels.length === 0,
+    "Pause or resume the AIs": card.ai_levels.length === 0, Hint: !card.can_hint };
+  const claimed = new Set(board?.claims || []);
+  const rows = [
+    ...SHORTCUTS.filter(([, what]) => !hidden[what]).map(([keys, what]) => [keys.find((k) => !claimed.has(k)), what]),
+    ...(board?.shortcuts || []),
+  ];
   for (const [key, what] of rows) {
     const row = table.insertRow();
-    row.insertCell().innerHTML = `<kbd>${key === "R" ? "Shift+R" : key}</kbd>`;
+    row.insertCell().innerHTML = `<kbd>${keyLabel(key)}</kbd>`;
     row.insertCell().textContent = what;
+  }
+  if (board?.moveHelp) {
+    const row = table.insertRow();
+    row.insertCell().innerHTML = "<kbd>←</kbd><kbd>↑</kbd><kbd>↓</kbd><kbd>→</kbd>";
+    row.insertCell().textContent = board.moveHelp;
   }
   if (board?.digitHelp) {
     const extra = table.insertRow();
@@ -360,6 +382,10 @@ function onKey(event) {
     if (event.key === "y") { command("redo"); event.preventDefault(); }
     return;
   }
+  if (board && !thinking && seatToMove() === PERSON && board.pressKey(event.key)) {
+    event.preventDefault();
+    return;
+  }
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (arrows[event.key] && board) {
     board.moveCursor(...arrows[event.key]);
@@ -371,13 +397,12 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
-  if (board && !thinking && seatToMove() === PERSON && board.pressKey(event.key)) {
-    event.preventDefault();
-    return;
-  }
-  const shortcut = [...(board?.shortcuts || []), ...SHORTCUTS].find(([key]) => key === event.key);
-  if (shortcut) {
-    shortcut[2]();
+  const own = (board?.shortcuts || []).find(([key]) => key === event.key);
+  const claimed = new Set(board?.claims || []);
+  const shared = SHORTCUTS.find(([keys]) => keys.includes(event.key) && !claimed.has(event.key));
+  const action = own ? own[2] : shared ? shared[2] : null;
+  if (action) {
+    action();
     event.preventDefault();
   }
 }

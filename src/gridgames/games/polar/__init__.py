@@ -1,0 +1,3 @@
+from gridgames.games.polar.rules import Polar
+
+__all__ = ["Polar"]

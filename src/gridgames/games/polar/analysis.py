@@ -1,0 +1,68 @@
+"""What can never change in a Polar level, and what follows from it.
+
+Trees and houses never move or vanish (mountains can be bombed, movables move). So a relaxed
+game on the trees and houses alone tells, for a heart on each cell, a lower bound on the
+pushes it needs to reach a house, and which cells a heart can never get home from:
+
+- a push moves a heart in a straight line; here it may stop on any cell of that line (some
+  movable might block it there), but never crosses a tree, and enters the first house on it;
+- the penguin must stand behind the heart: on the board and not on a house.
+
+A heart that cannot reach a house in the relaxed game cannot in the real one (so the level is
+lost), and the relaxed push counts never overestimate (so A* stays exact).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from gridgames.games.polar.board import GRID, HEART, HOUSE, TREE, step
+
+NEVER = 1 << 20
+DIRS = "UDLR"
+BEHIND = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def _fixed_layout(board: tuple[int, ...] | bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    trees = tuple(c for c, t in enumerate(board) if t == TREE)
+    houses = tuple(c for c, t in enumerate(board) if t == HOUSE)
+    return trees, houses
+
+
+def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
+    """For every cell: fewest pushes for a heart there to reach a house (NEVER if it can't)."""
+    return _heart_pushes(*_fixed_layout(board))
+
+
+@cache
+def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...]) -> tuple[int, ...]:
+    tree_set, house_set = set(trees), set(houses)
+    dist = [NEVER] * GRID.size
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(GRID.size):
+            if cell in tree_set or cell in house_set:
+                continue
+            best = dist[cell]
+            for d in DIRS:
+                stand = step(cell, BEHIND[d])
+                if stand is None or stand in house_set:
+                    continue
+                at = step(cell, d)
+                while at is not None and at not in tree_set:
+                    if at in house_set:
+                        best = min(best, 1)
+                        break
+                    best = min(best, 1 + dist[at])
+                    at = step(at, d)
+            if best < dist[cell]:
+                dist[cell] = best
+                changed = True
+    return tuple(dist)
+
+
+def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:
+    """Hearts that can never reach a house: while there is one, the level is lost."""
+    far = heart_pushes(board)
+    return [c for c, t in enumerate(board) if t == HEART and far[c] >= NEVER]

@@ -1,0 +1,231 @@
+"""Polar levels: the original 'STGE' record, the shared data's original-levels text, and our
+readable level packs.
+
+- STGE (the seed): 99 big-endian 16-bit words: two words of penguin position, the heart count,
+  then the 96 cells row by row (codes 0-6). The seed guessed row then column for the position;
+  the original data shows column (x) first, then row (y) (../shared/data/polar/README.md:
+  level 5's words 0, 1 would put the penguin on a heart the other way round). As raw 198 bytes,
+  or as the hex words the seed prints (`0x0000 0x0000 0x0003 ...`).
+- Original-levels text (../shared/data/polar/original-levels.txt): `level N stge ID header
+  W1 W2 W3` lines, each followed by 4 rows of 24 digits.
+- Our packs: `level: NAME`, optional `key: value` lines, then 4 rows of 24 characters
+  (`.` empty, `T` tree, `M` mountain, `H` house, `I` ice block, `+` heart, `B` bomb, `P` the
+  penguin on an empty cell, `p` on a tree); `#` starts a comment. A game's desc is the same 4
+  rows joined by `/`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from gridgames.core.errors import BadInput
+from gridgames.games.polar.board import CHARS, CODES, COLS, HEART, PENGUIN_ON, ROWS, TREE
+
+STGE_WORDS = 3 + ROWS * COLS  # 99
+STGE_BYTES = 2 * STGE_WORDS  # 198
+BUILTIN = Path(__file__).parent / "levels" / "gridgames.txt"
+MAX_FILE = 2_000_000
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    board: tuple[int, ...]
+    penguin: int
+    hearts: int
+    info: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def desc(self) -> str:
+        return "/".join(format_level_rows(self.board, self.penguin))
+
+
+def format_level_rows(board: tuple[int, ...], penguin: int) -> list[str]:
+    chars = [CHARS[code] for code in board]
+    chars[penguin] = "p" if board[penguin] == TREE else "P"
+    return ["".join(chars[r * COLS:(r + 1) * COLS]) for r in range(ROWS)]
+
+
+def _check(board: tuple[int, ...], penguin: int, hearts: int, where: str) -> None:
+    if board[penguin] not in (0, TREE):
+        raise BadInput(f"{where}: the penguin must start on an empty cell or a tree")
+    on_board = board.count(HEART)
+    if hearts != on_board:
+        raise BadInput(f"{where}: heart count {hearts} but {on_board} hearts on the board")
+    if hearts == 0:
+        raise BadInput(f"{where}: a level needs at least one heart")
+
+
+def level_from_rows(rows: list[str], name: str = "", where: str = "level") -> Level:
+    if len(rows) != ROWS:
+        raise BadInput(f"{where}: a level has {ROWS} rows of {COLS}, not {len(rows)} rows")
+    board: list[int] = []
+    penguins = []
+    for number, row in enumerate(rows, 1):
+        if len(row) != COLS:
+            raise BadInput(f"{where}: row {number} has {len(row)} cells, not {COLS}")
+        for ch in row:
+            if ch in PENGUIN_ON:
+                penguins.append(len(board))
+                board.append(PENGUIN_ON[ch])
+            elif ch in CODES:
+                board.append(CODES[ch])
+            else:
+                raise BadInput(f"{where}: row {number} has {ch!r}; use . T M H I + B P p")
+    if len(penguins) != 1:
+        raise BadInput(f"{where}: a level has one penguin (P or p), not {len(penguins)}")
+    level = Level(name, tuple(board), penguins[0], board.count(HEART))
+    _check(level.board, level.penguin, level.hearts, where)
+    return level
+
+
+def parse_desc(desc: str) -> Level:
+    if not isinstance(desc, str) or len(desc) > 200:
+        raise BadInput("a Polar desc is 4 rows of 24 cells joined by /")
+    return level_from_rows(desc.split("/"), where="desc")
+
+
+# --- STGE ---
+
+
+def stge_decode(data: bytes, name: str = "") -> Level:
+    if len(data) != STGE_BYTES:
+        raise BadInput(f"an STGE record is {STGE_BYTES} bytes, not {len(data)}")
+    words = [int.from_bytes(data[i:i + 2], "big") for i in range(0, STGE_BYTES, 2)]
+    return _from_words(words, name)
+
+
+def _from_words(words: list[int], name: str) -> Level:
+    x, y, hearts, cells = words[0], words[1], words[2], words[3:]
+    if not (0 <= x < COLS and 0 <= y < ROWS):
+        raise BadInput(f"STGE penguin position ({x}, {y}) is off the {COLS}x{ROWS} board")
+    bad = [c for c in cells if c > 6]
+    if bad:
+        raise BadInput(f"STGE cell code {bad[0]} is not a tile (codes are 0-6)")
+    board = tuple(cells)
+    penguin = y * COLS + x
+    _check(board, penguin, hearts, "STGE")
+    return Level(name, board, penguin, hearts)
+
+
+def stge_encode(level: Level) -> bytes:
+    row, col = divmod(level.penguin, COLS)
+    words = [col, row, level.hearts, *level.board]
+    return b"".join(w.to_bytes(2, "big") for w in words)
+
+
+def stge_from_hex(text: str, name: str = "") -> Level:
+    words = re.findall(r"0x([0-9a-fA-F]{1,4})\b", text)
+    if len(words) != STGE_WORDS:
+        raise BadInput(f"STGE hex text has {len(words)} words, not {STGE_WORDS}")
+    return _from_words([int(w, 16) for w in words], name)
+
+
+def stge_to_hex(level: Level) -> str:
+    data = stge_encode(level)
+    words = [f"0x{int.from_bytes(data[i:i + 2], 'big'):04X}" for i in range(0, STGE_BYTES, 2)]
+    return "\n".join(" ".join(words[i:i + 4]) for i in range(0, len(words), 4))
+
+
+# --- text files ---
+
+
+def read_original(text: str) -> list[Level]:
+    """The shared data's original-levels.txt: header lines with the STGE words, digit rows."""
+    levels = []
+    lines = [ln.strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    i = 0
+    while i < len(lines):
+        match = re.fullmatch(r"level (\d+) stge (-?\d+) header (\d+) (\d+) (\d+)", lines[i])
+        if not match:
+            raise BadInput(f"original levels: expected a 'level N stge ID header ...' line, "
+                           f"got {lines[i][:40]!r}")
+        rows = lines[i + 1:i + 1 + ROWS]
+        if len(rows) != ROWS or not all(re.fullmatch(r"[0-6]{24}", r) for r in rows):
+            raise BadInput(f"original levels: level {match[1]} needs {ROWS} rows of 24 digits")
+        words = [int(match[3]), int(match[4]), int(match[5])]
+        words += [int(ch) for row in rows for ch in row]
+        levels.append(_from_words(words, f"Original level {match[1]} (STGE {match[2]})"))
+        i += 1 + ROWS
+    return levels
+
+
+def read_pack(text: str, where: str = "level pack") -> list[Level]:
+    levels: list[Level] = []
+    name: str | None = None
+    info: dict[str, str] = {}
+    rows: list[str] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        key, colon, value = line.partition(":")
+        if colon and key.strip().isidentifier() and key == key.strip():
+            if key == "level":
+                if name is not None:
+                    levels.append(_finish(name, info, rows, where))
+                name, info, rows = value.strip(), {}, []
+            elif name is not None and not rows:
+                info[key] = value.strip()
+            elif name is None:
+                continue  # pack-level metadata (title: ...)
+            else:
+                raise BadInput(f"{where}, line {number}: '{key}:' after the rows of a level")
+        elif name is None:
+            raise BadInput(f"{where}, line {number}: rows before any 'level: NAME' line")
+        else:
+            rows.append(line.strip())
+    if name is not None:
+        levels.append(_finish(name, info, rows, where))
+    if not levels:
+        raise BadInput(f"{where}: no levels found")
+    return levels
+
+
+def _finish(name: str, info: dict[str, str], rows: list[str], where: str) -> Level:
+    level = level_from_rows(rows, name, f"{where}, level {name!r}")
+    return Level(level.name, level.board, level.penguin, level.hearts, dict(info))
+
+
+def write_pack(levels: list[Level], title: str = "") -> str:
+    out = [f"title: {title}", ""] if title else []
+    for level in levels:
+        out.append(f"level: {level.name}")
+        out.extend(f"{key}: {value}" for key, value in level.info.items())
+        out.extend(format_level_rows(level.board, level.penguin))
+        out.append("")
+    return "\n".join(out)
+
+
+def load_levels(path: str | Path) -> list[Level]:
+    """Levels from a file of any of our formats, told apart by their content."""
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except OSError as err:
+        raise BadInput(f"cannot read {path}: {err.strerror or err}") from err
+    if len(data) > MAX_FILE:
+        raise BadInput(f"{path}: larger than {MAX_FILE} bytes: not a level file")
+    if len(data) == STGE_BYTES and b"\x00" in data:  # 16-bit words: text has no NUL bytes
+        return [stge_decode(data, file.stem)]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if len(data) == STGE_BYTES:
+            return [stge_decode(data, file.stem)]
+        raise BadInput(f"{path}: not a level file (not text, not a {STGE_BYTES}-byte STGE "
+                       "record)") from err
+    if re.search(r"^\s*level \d+ stge", text, re.MULTILINE):
+        return read_original(text)
+    if re.search(r"0x[0-9a-fA-F]{4}", text):
+        return [stge_from_hex(text, file.stem)]
+    return read_pack(text, str(path))
+
+
+@cache
+def builtin_pack() -> tuple[Level, ...]:
+    """The levels that ship with the game: level 1 from the seed, then our own."""
+    return tuple(read_pack(BUILTIN.read_text(encoding="utf-8"), "built-in levels"))

@@ -1,0 +1,229 @@
+"""The Polar solver: A* over pushes, with walking folded into the cost.
+
+A plain search over penguin moves drowns (the data README: 38 million states at depth 13 on
+level 2), because walking about the same ice makes most of those states. Here a search state
+is the board plus the cell the penguin last pushed from; its successors are the pushes the
+penguin can make from anywhere in its walkable region (one breadth-first flood fill gives
+every cell's walking distance), and a push costs its walk plus one move. Pushes that change
+nothing are not moves at all.
+
+- Cost: moves (walking steps + pushes), so the first goal A* takes off the queue is a
+  shortest solution in moves, as long as the heuristic never overestimates.
+- Heuristic (admissible): the sum over hearts of the pushes each needs in a relaxed game on
+  the trees and houses alone (analysis.py); every push moves one object, and costs a move.
+- Dead positions: a heart that cannot get home even in that relaxed game ends the branch.
+- Objective PUSHES counts pushes only (walking free), merging states whose penguin regions
+  are the same: fewer states, proven fewest pushes.
+- States are bytes (96 cells + the penguin cell), so millions fit in memory.
+
+`weight` > 1 turns A* into a faster best-first search whose solutions are not proven
+shortest; `solve` reports which it was.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from gridgames.games.polar.analysis import NEVER, heart_pushes
+from gridgames.games.polar.board import (
+    BOMB,
+    EMPTY,
+    GRID,
+    HEART,
+    HOUSE,
+    ICE,
+    MOUNTAIN,
+    TREE,
+    step,
+)
+
+ORDER = "UDLR"
+NEXT = tuple(tuple(-1 if (n := step(c, d)) is None else n for d in ORDER)
+             for c in range(GRID.size))
+OFF_BOARD = 255  # stands for the edge in the fast push below
+MOVABLE_CODES = (ICE, HEART, BOMB)
+MOVES, PUSHES = "moves", "pushes"
+
+
+@dataclass(frozen=True)
+class Solution:
+    moves: list[str] | None  # None: no solution (proven when `complete`)
+    pushes: int
+    expanded: int  # states taken off the queue
+    optimal: bool  # proven fewest of the objective searched (moves or pushes)
+    complete: bool  # the search ran to its end (not stopped by a limit)
+    seconds: float
+
+
+def push(board: bytes, target: int, d: int) -> bytes | None:
+    """The board after the penguin pushes the movable on `target` in direction ORDER[d], or
+    None when nothing changes. Same outcome as physics.play (tested against it)."""
+    cells = bytearray(board)
+    tile = cells[target]
+    ahead = NEXT[target][d]
+    next_tile = OFF_BOARD if ahead < 0 else cells[ahead]
+    pos = target
+    if next_tile == EMPTY:  # collide -> slide until something blocks
+        while next_tile == EMPTY:
+            cells[ahead] = tile
+            cells[pos] = EMPTY
+            pos = ahead
+            ahead = NEXT[pos][d]
+            next_tile = OFF_BOARD if ahead < 0 else cells[ahead]
+        if tile != ICE:  # ice that slid just stops
+            _meet(cells, pos, tile, ahead, next_tile)
+        return bytes(cells)
+    if tile == ICE:
+        cells[target] = EMPTY  # pushed straight against something: crushed
+        return bytes(cells)
+    return bytes(cells) if _meet(cells, target, tile, ahead, next_tile) else None
+
+
+def _meet(cells: bytearray, pos: int, tile: int, ahead: int, next_tile: int) -> bool:
+    if tile == HEART and next_tile == HOUSE:
+        cells[pos] = EMPTY
+        return True
+    if tile == BOMB and next_tile == MOUNTAIN:
+        cells[pos] = EMPTY
+        cells[ahead] = EMPTY
+        return True
+    return False
+
+
+def walk_region(board: bytes, start: int) -> dict[int, int]:
+    """Walking distance from start to every cell the penguin can reach (empty or tree)."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        for ahead in NEXT[cell]:
+            if ahead >= 0 and ahead not in dist and board[ahead] in (EMPTY, TREE):
+                dist[ahead] = dist[cell] + 1
+                queue.append(ahead)
+    return dist
+
+
+def walk_path(board: bytes, start: int, goal: int) -> list[str]:
+    """A shortest walk from start to goal as moves (the region must contain goal)."""
+    came: dict[int, tuple[int, str]] = {start: (-1, "")}
+    queue = deque([start])
+    while queue and goal not in came:
+        cell = queue.popleft()
+        for d, ahead in enumerate(NEXT[cell]):
+            if ahead >= 0 and ahead not in came and board[ahead] in (EMPTY, TREE):
+                came[ahead] = (cell, ORDER[d])
+                queue.append(ahead)
+    path = []
+    while goal != start:
+        goal, move = came[goal]
+        path.append(move)
+    return path[::-1]
+
+
+def hearts_bound(cells: bytes, far: tuple[int, ...]) -> int:
+    """Sum over hearts of the relaxed pushes each needs (analysis.py): NEVER-size when dead."""
+    bound = 0
+    at = cells.find(HEART)
+    while at >= 0:
+        bound += far[at]
+        at = cells.find(HEART, at + 1)
+    return bound
+
+
+def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
+          weight: float = 1.0, max_states: int = 3_000_000,
+          max_seconds: float = 120.0) -> Solution:
+    """A* from a position, counting moves (walking + pushes) or pushes only.
+
+    For MOVES a state is (board, cell the penguin pushed from). For PUSHES walking is free, so
+    states whose penguins share a region are the same: they are merged when taken off the
+    queue, keyed by the region's first cell."""
+    start_time = time.monotonic()
+    start = bytes(board)
+    far = heart_pushes(start)
+    start_key = start + bytes([penguin])
+    best_cost = {start_key: 0}
+    parent: dict[bytes, tuple[bytes, int, int]] = {}  # key -> (parent key, from cell, dir)
+    closed: set[bytes] = set()
+    counter = 0
+    bound = hearts_bound(start, far)
+    queue = [(weight * bound, 0, counter, start_key)] if bound < NEVER else []
+    expanded = 0
+    while queue:
+        _, neg_cost, _, key = heapq.heappop(queue)
+        cost = -neg_cost
+        if best_cost.get(key, cost) < cost:
+            continue  # a stale entry: reached more cheaply since
+        cells, at = key[:-1], key[-1]
+        if HEART not in cells:
+            return _found(key, parent, start_key, expanded, weight == 1.0, start_time)
+        region = walk_region(cells, at)
+        if objective == PUSHES:
+            merged = cells + bytes([min(region)])
+            if merged in closed:
+                continue
+            closed.add(merged)
+        expanded += 1
+        if expanded > max_states or time.monotonic() - start_time > max_seconds:
+            return Solution(None, 0, expanded, False, False, time.monotonic() - start_time)
+        for cell, walked in region.items():
+            step_cost = 1 if objective == PUSHES else walked + 1
+            for d, target in enumerate(NEXT[cell]):
+                if target < 0 or cells[target] not in MOVABLE_CODES:
+                    continue
+                after = push(cells, target, d)
+                if after is None:
+                    continue
+                left = hearts_bound(after, far)
+                if left >= NEVER:
+                    continue  # a heart can no longer get home
+                child = after + bytes([cell])
+                child_cost = cost + step_cost
+                if child_cost < best_cost.get(child, NEVER):
+                    best_cost[child] = child_cost
+                    parent[child] = (key, cell, d)
+                    counter += 1
+                    heapq.heappush(queue, (child_cost + weight * left, -child_cost, counter,
+                                           child))
+    return Solution(None, 0, expanded, False, True, time.monotonic() - start_time)
+
+
+def _found(key: bytes, parent: dict[bytes, tuple[bytes, int, int]], start_key: bytes,
+           expanded: int, optimal: bool, start_time: float) -> Solution:
+    pushes = sum(1 for _ in _chain(key, parent, start_key))
+    return Solution(_replay_moves(key, parent, start_key), pushes, expanded, optimal, True,
+                    time.monotonic() - start_time)
+
+
+def _chain(key: bytes, parent: dict[bytes, tuple[bytes, int, int]], start_key: bytes):
+    while key != start_key:
+        yield parent[key]
+        key = parent[key][0]
+
+
+def _replay_moves(key: bytes, parent: dict[bytes, tuple[bytes, int, int]],
+                  start_key: bytes) -> list[str]:
+    steps = list(_chain(key, parent, start_key))[::-1]
+    moves: list[str] = []
+    for before, cell, d in steps:
+        moves.extend(walk_path(before[:-1], before[-1], cell))
+        moves.append(ORDER[d])
+    return moves
+
+
+def solve_moves(board: tuple[int, ...], penguin: int, hearts: int) -> list[str] | None:
+    """For the game's Solve and Hint: a shortest solution when one is found within the limits,
+    else a best-first one, else None."""
+    del hearts  # the board shows every heart
+    result = solve(board, penguin, max_seconds=3.0)
+    for weight in (1.0, 3.0):
+        if result.moves is not None or result.complete:
+            break
+        result = solve(board, penguin, PUSHES, weight=weight, max_seconds=20.0)
+    return result.moves
+
+
+assert GRID.size < OFF_BOARD  # cells and tiles fit in a byte

@@ -1,0 +1,3 @@
+from gridgames.games.twomino.rules import TwoMino
+
+__all__ = ["TwoMino"]

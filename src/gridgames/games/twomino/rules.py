@@ -1,0 +1,227 @@
+"""2mino, from the seed `004_4f8b1726872657bc.txt` (a Unity-style devlog).
+
+N symbols on N+1 rows x N columns holding every unordered pair of symbols once. The player
+toggles bars between orthogonally adjacent cells (the board's edges and the hint bars are
+locked on). A pair is formed where the bar between two cells is off and the six bars around
+them are on (the edge counts as on); each pair value has a counter. The game is won when every
+pair value has been found exactly once, by any arrangement. `clear` turns every unlocked bar
+off.
+
+Params: n (symbols), gen (seed: the seed's shuffling generator with N^2/4 locked hint bars;
+unique: a generator whose puzzles have exactly one solution), level (the difficulty asked of
+the unique generator). The desc is the symbols row by row (0-9, a, b, c), a dot, and the
+locked bars as a hexadecimal bit mask over the bars in order. Simon Tatham's Dominosa IDs
+(`n:desc`, his board transposed) are read too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.game import ONGOING, WON, Game, Status, check_move_text
+from gridgames.core.params import Params, param
+from gridgames.core.rng import Rng
+from gridgames.games.twomino.board import (
+    MAX_N,
+    MIN_N,
+    SYMBOLS,
+    Layout,
+    layout,
+    pair_index,
+)
+from gridgames.games.twomino.generator import hint_bars, shuffled
+from gridgames.games.twomino.solver import next_hint, separators, solve_board
+from gridgames.games.twomino.unique import unique_puzzle
+
+CLEAR = "clear"
+SEED_GEN, UNIQUE_GEN = "seed", "unique"
+LEVELS = ("trivial", "basic", "hard")
+
+
+@dataclass(frozen=True)
+class TwoMinoParams(Params):
+    n: int = param(6, lo=MIN_N, hi=MAX_N, help="symbols (board N+1 x N)")
+    gen: str = param(SEED_GEN, choices=(SEED_GEN, UNIQUE_GEN),
+                     help="seed: the devlog's shuffle with hint bars; unique: one solution")
+    level: str = param("basic", choices=LEVELS, help="difficulty of unique puzzles")
+
+
+@dataclass(frozen=True)
+class TwoMinoState:
+    params: TwoMinoParams
+    n: int
+    symbols: tuple[int, ...]
+    locked: frozenset[int]
+    on: frozenset[int]  # bars that are on (the locked ones included)
+    found: tuple[int, ...] = field(default=(), compare=False)  # middle bars of found pairs
+    counts: tuple[int, ...] = field(default=(), compare=False)  # per pair value
+
+    @property
+    def won(self) -> bool:
+        return all(c == 1 for c in self.counts)
+
+
+def encode_desc(n: int, symbols: tuple[int, ...], locked: frozenset[int] | list[int]) -> str:
+    mask = sum(1 << bar for bar in locked)
+    return "".join(SYMBOLS[s] for s in symbols) + "." + format(mask, "x")
+
+
+def decode_desc(n: int, desc: str) -> tuple[tuple[int, ...], frozenset[int]]:
+    lay = layout(n)
+    text, dot, mask_text = desc.partition(".")
+    if not dot or len(text) != lay.grid.size:
+        raise BadInput(f"a 2mino desc for N={n} is {lay.grid.size} symbols, a dot, and a "
+                       "hexadecimal mask of locked bars")
+    if any(ch not in SYMBOLS[:n] for ch in text):
+        raise BadInput(f"2mino symbols for N={n} are {SYMBOLS[:n]}")
+    if not re.fullmatch(r"[0-9a-f]{1,200}", mask_text):
+        raise BadInput("the locked-bar mask must be hexadecimal")
+    mask = int(mask_text, 16)
+    if mask >> len(lay.bars):
+        raise BadInput("the locked-bar mask names bars that are not on this board")
+    symbols = tuple(SYMBOLS.index(ch) for ch in text)
+    for symbol in range(n):
+        if symbols.count(symbol) != n + 1:
+            raise BadInput(f"a 2mino board holds every pair once, so each symbol appears "
+                           f"{n + 1} times; {SYMBOLS[symbol]} appears {symbols.count(symbol)}")
+    return symbols, frozenset(b for b in range(len(lay.bars)) if mask >> b & 1)
+
+
+def find_pairs(lay: Layout, on: frozenset[int]) -> tuple[int, ...]:
+    """Middle bars of every formed pair: that bar off, its six outline bars on."""
+    return tuple(bar for bar in range(len(lay.bars))
+                 if bar not in on and all(b in on for b in lay.outline(bar)))
+
+
+def with_pairs(state: TwoMinoState) -> TwoMinoState:
+    lay = layout(state.n)
+    found = find_pairs(lay, state.on)
+    counts = [0] * lay.pairs
+    for bar in found:
+        a, b = lay.bars[bar]
+        counts[pair_index(state.symbols[a], state.symbols[b])] += 1
+    return TwoMinoState(state.params, state.n, state.symbols, state.locked, state.on, found,
+                        tuple(counts))
+
+
+class TwoMino(Game):
+    name = "twomino"
+    title = "2mino"
+    summary = "Find every domino pair on a shuffled board by drawing the bars between them."
+    params_type = TwoMinoParams
+    can_solve = True
+    can_hint = True
+    sample_params = ("n=3", "n=4,gen=unique,level=trivial")
+    cli_module = "gridgames.games.twomino.commands"
+
+    def new_desc(self, params: TwoMinoParams, rng: Rng) -> str:
+        if params.gen == UNIQUE_GEN:
+            made = unique_puzzle(params.n, params.level, rng)
+            return encode_desc(params.n, made.board.symbols, made.locked)
+        board = shuffled(params.n, rng)
+        return encode_desc(params.n, board.symbols, hint_bars(board, rng))
+
+    def new_state(self, params: TwoMinoParams, desc: str) -> TwoMinoState:
+        symbols, locked = decode_desc(params.n, desc)
+        return with_pairs(TwoMinoState(params, params.n, symbols, locked, locked))
+
+    def max_moves(self, params: TwoMinoParams) -> int | None:
+        return None  # bars may be toggled for ever
+
+    def legal_moves(self, state: TwoMinoState) -> list[str]:
+        if state.won:
+            return []
+        lay = layout(state.n)
+        moves = [lay.bar_name(b) for b in range(len(lay.bars)) if b not in state.locked]
+        if state.on != state.locked:
+            moves.append(CLEAR)
+        return sorted(moves, key=self.move_order)
+
+    def move_order(self, move: str) -> Any:
+        return (1, ()) if move == CLEAR else (0, tuple(
+            (int(part.lstrip("abcdefghijklmnopqrstuvwxyz")), part.rstrip("0123456789"))
+            for part in move.split("-")))
+
+    def apply(self, state: TwoMinoState, move: str) -> TwoMinoState:
+        check_move_text(move)
+        if state.won:
+            raise IllegalMove("the puzzle is solved")
+        if move == CLEAR:
+            if state.on == state.locked:
+                raise IllegalMove("there is nothing to clear")
+            on = state.locked
+        else:
+            lay = layout(state.n)
+            try:
+                bar = lay.parse_bar(move)
+            except BadInput as err:
+                raise IllegalMove(str(err)) from err
+            if bar in state.locked:
+                raise IllegalMove(f"{move} is locked")
+            on = state.on ^ {bar}
+        return with_pairs(TwoMinoState(state.params, state.n, state.symbols, state.locked,
+                                       frozenset(on)))
+
+    def status(self, state: TwoMinoState) -> Status:
+        total = len(state.counts)
+        once = sum(1 for c in state.counts if c == 1)
+        if state.won:
+            return Status(WON, f"All {total} pairs found!", score=total)
+        extra = sum(1 for c in state.counts if c > 1)
+        more = f" · {extra} found twice or more" if extra else ""
+        return Status(ONGOING, f"{once} of {total} pairs found{more}", score=once)
+
+    def text(self, state: TwoMinoState) -> str:
+        """Symbols with | and - for bars that are on (# for locked ones)."""
+        lay = layout(state.n)
+        rows, cols = lay.grid.rows, lay.grid.cols
+
+        def bar(a: int, b: int, on: str, locked: str) -> str:
+            index = lay.bar_index[(a, b)]
+            return locked if index in state.locked else on if index in state.on else " "
+
+        out = []
+        for r in range(rows):
+            line = ""
+            for c in range(cols):
+                cell = r * cols + c
+                line += SYMBOLS[state.symbols[cell]]
+                if c + 1 < cols:
+                    line += bar(cell, cell + 1, "|", "#")
+            out.append(line)
+            if r + 1 < rows:
+                out.append(" ".join(bar(r * cols + c, (r + 1) * cols + c, "-", "#")
+                                    for c in range(cols)))
+        return "\n".join(out)
+
+    def view(self, state: TwoMinoState) -> dict[str, Any]:
+        lay = layout(state.n)
+        return {
+            "kind": "twomino",
+            "n": state.n,
+            "rows": lay.grid.rows,
+            "cols": lay.grid.cols,
+            "symbols": list(state.symbols),
+            "bars": [{"cells": list(lay.bars[b]), "move": lay.bar_name(b),
+                      "on": b in state.on, "locked": b in state.locked}
+                     for b in range(len(lay.bars))],
+            "found": [list(lay.bars[b]) for b in state.found],
+            "counts": list(state.counts),
+            "won": state.won,
+        }
+
+    def solve(self, state: TwoMinoState) -> list[str] | None:
+        """Bars to toggle from here to the solution (one of them when there are several)."""
+        solution = solve_board(state.n, state.symbols, state.locked)
+        if solution is None:
+            return None
+        lay = layout(state.n)
+        target = frozenset(separators(lay, solution))
+        moves = [lay.bar_name(b) for b in sorted(state.on ^ target)]
+        return moves
+
+    def hint(self, state: TwoMinoState) -> str | None:
+        return next_hint(state.n, state.symbols, state.locked, state.on)

@@ -1,0 +1,245 @@
+// Renderer for Polar (view.kind "polar"): the 24 x 4 ice board with our own SVG drawings,
+// the penguin facing the way it last moved, and the last move's events animated (slides,
+// crushed ice, a heart going home, explosions). Arrow keys / WASD, on-screen arrows and
+// swipes send U, D, L, R; the server says what happened.
+import { api } from "../api.js";
+import { boardSvg, el } from "../svg.js";
+
+const EMPTY = 0, TREE = 1, MOUNTAIN = 2, HOUSE = 3, ICE = 4, HEART = 5, BOMB = 6;
+const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R", w: "U", s: "D", a: "L", d: "R" };
+const SOLVED = "gridgames-polar-solved";
+const SWIPE = 24; // pixels
+
+function solvedSet() {
+  try { return new Set(JSON.parse(localStorage.getItem(SOLVED)) || []); } catch { return new Set(); }
+}
+
+export function createBoard(container, { onMove, toolbar = null, onNewGame = null, live = true }) {
+  let view = null;
+  let svg = null;
+  let hint = null;
+  let enabled = true;
+  const controls = toolbar && live ? makeControls(toolbar) : null;
+  let levels = [];
+
+  function render(nextView, { animate = false, hintMove = null } = {}) {
+    view = nextView;
+    hint = hintMove;
+    svg = boardSvg(container, view.cols, view.rows, view.name || "Polar level");
+    svg.setAttribute("tabindex", "0");
+    el("rect", { x: 0, y: 0, width: view.cols, height: view.rows, class: "polar-ice" }, svg);
+    for (let c = 1; c < view.cols; c++) el("line", { x1: c, y1: 0, x2: c, y2: view.rows, class: "polar-grid" }, svg);
+    for (let r = 1; r < view.rows; r++) el("line", { x1: 0, y1: r, x2: view.cols, y2: r, class: "polar-grid" }, svg);
+    const slid = new Map();
+    for (const e of animate ? view.events : []) if (e[0] === "slide") slid.set(e[3], e[2]);
+    view.cells.forEach((tile, cell) => {
+      if (tile === EMPTY) return;
+      const node = drawTile(svg, tile, cell % view.cols, Math.floor(cell / view.cols));
+      node.setAttribute("data-tile", tile);
+      node.setAttribute("data-cell", cell);
+      if (view.dead.includes(cell)) node.classList.add("dead-heart");
+      if (slid.has(cell)) slideIn(node, slid.get(cell), cell);
+    });
+    const penguin = drawPenguin(svg, view.penguin % view.cols, Math.floor(view.penguin / view.cols), view.facing);
+    penguin.setAttribute("data-penguin", view.penguin);
+    if (animate) animateEvents();
+    if (hint) drawHintArrow(hint);
+    wireSwipes();
+    updateControls();
+  }
+
+  function slideIn(node, from, to) {
+    const dx = (from % view.cols) - (to % view.cols), dy = Math.floor(from / view.cols) - Math.floor(to / view.cols);
+    const distance = Math.abs(dx) + Math.abs(dy);
+    node.animate?.([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+      { duration: 70 * distance + 60, easing: "cubic-bezier(.3,.6,.5,1)" });
+  }
+
+  function animateEvents() {
+    for (const e of view.events) {
+      if (e[0] === "walk") {
+        const node = svg.querySelector("[data-penguin]");
+        const dx = (e[1] % view.cols) - (e[2] % view.cols), dy = Math.floor(e[1] / view.cols) - Math.floor(e[2] / view.cols);
+        node.animate?.([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 110 });
+      } else if (e[0] === "crush") {
+        burst(e[1], "polar-crush", "crushed");
+      } else if (e[0] === "home") {
+        burst(e[2], "polar-home", "home");
+      } else if (e[0] === "boom") {
+        burst(e[1], "polar-boom", "boom");
+        burst(e[2], "polar-boom", "boom");
+      }
+    }
+  }
+
+  // A short picture of what happened at a cell: it stays in the DOM (faded) for tests and
+  // screen readers until the next move.
+  function burst(cell, cls, label) {
+    const x = cell % view.cols + 0.5, y = Math.floor(cell / view.cols) + 0.5;
+    const g = el("g", { class: `polar-event ${cls}`, "data-event": label }, svg);
+    const points = [];
+    for (let i = 0; i < 16; i++) {
+      const a = (i * Math.PI) / 8, r = i % 2 ? 0.22 : 0.48;
+      points.push(`${x + r * Math.cos(a)},${y + r * Math.sin(a)}`);
+    }
+    el("polygon", { points: points.join(" ") }, g);
+    g.animate?.([{ opacity: 1, transform: "scale(.4)" }, { opacity: 0, transform: "scale(1.3)" }],
+      { duration: 650, easing: "ease-out", fill: "forwards" });
+    g.style.transformOrigin = `${x}px ${y}px`;
+  }
+
+  function drawHintArrow(move) {
+    const x = view.penguin % view.cols + 0.5, y = Math.floor(view.penguin / view.cols) + 0.5;
+    const angle = { R: 0, D: 90, L: 180, U: 270 }[move];
+    const g = el("g", { class: "polar-hint", "data-hint": move, transform: `translate(${x} ${y}) rotate(${angle})` }, svg);
+    el("path", { d: "M 0.05 -0.12 L 0.55 -0.12 L 0.55 -0.26 L 0.85 0 L 0.55 0.26 L 0.55 0.12 L 0.05 0.12 Z" }, g);
+  }
+
+  let swipeStart = null;
+  function wireSwipes() {
+    svg.addEventListener("pointerdown", (e) => { swipeStart = { x: e.clientX, y: e.clientY }; });
+    svg.addEventListener("pointerup", (e) => {
+      if (!swipeStart) return;
+      const dx = e.clientX - swipeStart.x, dy = e.clientY - swipeStart.y;
+      swipeStart = null;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE) return;
+      send(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : (dy > 0 ? "D" : "U"));
+    });
+  }
+
+  function send(move) {
+    if (enabled && view && view.legal.length) onMove(move);
+  }
+
+  // --- controls: arrows, level select with solved marks, next level ---
+
+  function makeControls(bar) {
+    const pad = document.createElement("span");
+    pad.className = "polar-pad";
+    for (const [move, label, name] of [["L", "←", "left"], ["U", "↑", "up"], ["D", "↓", "down"], ["R", "→", "right"]]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.title = `Move ${name}`;
+      b.setAttribute("aria-label", `Move ${name}`);
+      b.dataset.move = move;
+      b.addEventListener("click", () => send(move));
+      pad.appendChild(b);
+    }
+    bar.appendChild(pad);
+    const select = document.createElement("select");
+    select.id = "level-select";
+    select.title = "Choose a level";
+    select.addEventListener("change", () => onNewGame?.(`level=${select.value}`));
+    bar.appendChild(select);
+    const next = document.createElement("button");
+    next.type = "button";
+    next.id = "next-level";
+    next.textContent = "Next level";
+    next.hidden = true;
+    next.addEventListener("click", () => onNewGame?.(`level=${Number(select.value) + 1}`));
+    bar.appendChild(next);
+    const info = document.createElement("span");
+    info.id = "polar-info";
+    info.className = "polar-info";
+    bar.appendChild(info);
+    api("GET", "/api/games/polar/levels").then((list) => { levels = list; updateControls(); }).catch(() => {});
+    return { select, next, info };
+  }
+
+  function updateControls() {
+    if (!controls || !view) return;
+    const solved = solvedSet();
+    if (view.hearts === 0 && view.level) {
+      solved.add(view.level);
+      localStorage.setItem(SOLVED, JSON.stringify([...solved]));
+    }
+    const { select, next, info } = controls;
+    if (levels.length && select.options.length !== levels.length) {
+      select.textContent = "";
+      for (const lv of levels) select.add(new Option("", lv.number));
+    }
+    levels.forEach((lv, i) => { select.options[i].text = `${solved.has(lv.number) ? "✓ " : ""}${lv.number}. ${lv.name}`; });
+    if (view.level) select.value = view.level;
+    next.hidden = !(view.hearts === 0 && view.level && view.level < levels.length);
+    info.textContent = `Moves ${view.moves}` + (view.best ? ` · best known ${view.best}` : "");
+  }
+
+  return {
+    render,
+    moveCursor(dRow, dCol) { send(dRow < 0 ? "U" : dRow > 0 ? "D" : dCol < 0 ? "L" : "R"); },
+    activate() {},
+    pressKey(key) {
+      const move = KEYS[key] || KEYS[key.toLowerCase?.()];
+      if (!move) return false;
+      send(move);
+      return true;
+    },
+    claims: ["w", "a", "s", "d"],
+    moveHelp: "Move or push (also W A S D, the arrow buttons, or a swipe)",
+    setEnabled(value) { enabled = value; },
+    focus() { svg?.focus(); },
+    shortcuts: [],
+    destroy() { toolbar?.querySelectorAll(".polar-pad, #level-select, #next-level, #polar-info").forEach((n) => n.remove()); },
+  };
+}
+
+// --- drawings (one cell is 1 x 1) ---
+
+function drawTile(svg, tile, x, y) {
+  const g = el("g", { transform: `translate(${x} ${y})` }, svg);
+  const inner = el("g", {}, g);
+  switch (tile) {
+    case TREE:
+      el("rect", { x: 0.45, y: 0.68, width: 0.1, height: 0.22, fill: "#7a5230" }, inner);
+      el("polygon", { points: "0.5,0.08 0.8,0.5 0.2,0.5", fill: "#228833" }, inner);
+      el("polygon", { points: "0.5,0.28 0.86,0.74 0.14,0.74", fill: "#1b6e29" }, inner);
+      break;
+    case MOUNTAIN:
+      el("polygon", { points: "0.06,0.9 0.5,0.1 0.94,0.9", fill: "#8a8f99" }, inner);
+      el("polygon", { points: "0.5,0.1 0.64,0.36 0.55,0.32 0.47,0.4 0.38,0.33", fill: "#ffffff" }, inner);
+      break;
+    case HOUSE:
+      el("rect", { x: 0.2, y: 0.45, width: 0.6, height: 0.45, fill: "#CCBB44", stroke: "#5a4a1a", "stroke-width": 0.03 }, inner);
+      el("polygon", { points: "0.1,0.48 0.5,0.1 0.9,0.48", fill: "#AA3377" }, inner);
+      el("rect", { x: 0.43, y: 0.64, width: 0.14, height: 0.26, fill: "#5a4a1a" }, inner);
+      break;
+    case ICE:
+      el("rect", { x: 0.1, y: 0.1, width: 0.8, height: 0.8, rx: 0.08, fill: "#66CCEE", "fill-opacity": 0.75, stroke: "#2a7fa0", "stroke-width": 0.04 }, inner);
+      el("path", { d: "M0.22 0.3 L0.45 0.2 M0.22 0.45 L0.6 0.28", stroke: "#ffffff", "stroke-width": 0.05, "stroke-linecap": "round" }, inner);
+      break;
+    case HEART:
+      el("path", { d: "M0.5 0.85 C0.1 0.55 0.08 0.3 0.28 0.2 C0.4 0.15 0.48 0.22 0.5 0.3 C0.52 0.22 0.6 0.15 0.72 0.2 C0.92 0.3 0.9 0.55 0.5 0.85 Z", fill: "#EE6677", stroke: "#a33344", "stroke-width": 0.03 }, inner);
+      break;
+    case BOMB:
+      el("circle", { cx: 0.47, cy: 0.56, r: 0.3, fill: "#222" }, inner);
+      el("path", { d: "M0.62 0.3 Q0.7 0.12 0.84 0.14", stroke: "#7a5230", "stroke-width": 0.05, fill: "none" }, inner);
+      el("circle", { cx: 0.86, cy: 0.13, r: 0.06, fill: "#EE7733" }, inner);
+      el("circle", { cx: 0.38, cy: 0.46, r: 0.07, fill: "#ffffff", "fill-opacity": 0.5 }, inner);
+      break;
+    default:
+      break;
+  }
+  return g;
+}
+
+function drawPenguin(svg, x, y, facing) {
+  const g = el("g", { class: "penguin", transform: `translate(${x} ${y})`, "data-facing": facing }, svg);
+  el("ellipse", { cx: 0.5, cy: 0.55, rx: 0.3, ry: 0.38, fill: "#1e1e24" }, g);
+  const side = facing === "L" ? -1 : facing === "R" ? 1 : 0;
+  el("ellipse", { cx: 0.5 + side * 0.05, cy: 0.6, rx: facing === "U" ? 0.12 : 0.19, ry: 0.27, fill: facing === "U" ? "#1e1e24" : "#ffffff" }, g);
+  el("ellipse", { cx: 0.38, cy: 0.93, rx: 0.09, ry: 0.04, fill: "#EE7733" }, g);
+  el("ellipse", { cx: 0.62, cy: 0.93, rx: 0.09, ry: 0.04, fill: "#EE7733" }, g);
+  if (facing !== "U") {
+    const eyes = side === 0 ? [0.4, 0.6] : [0.5 + side * 0.12];
+    for (const ex of eyes) el("circle", { cx: ex, cy: 0.32, r: 0.035, fill: "#fff" }, g);
+    const bx = 0.5 + side * 0.28;
+    const beak = side === 0 ? "0.44,0.38 0.56,0.38 0.5,0.48" : `${bx},0.36 ${bx + side * 0.16},0.41 ${bx},0.46`;
+    el("polygon", { points: beak, fill: "#EE7733" }, g);
+  }
+  return g;
+}
+
+export function drawPreview(container, view) {
+  createBoard(container, { onMove: () => {}, live: false }).render(view, {});
+}

@@ -1,0 +1,323 @@
+"""Polar, from seed 002_1e813132e21882de.txt: the seed's dispatch tables, level codecs, the
+original levels (../shared/data/polar), dead hearts, the solver and the CLI."""
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from gridgames.cli import main
+from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.rng import Rng
+from gridgames.games.polar import Polar
+from gridgames.games.polar.analysis import dead_hearts
+from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.levels import (
+    builtin_pack,
+    format_level_rows,
+    load_levels,
+    parse_desc,
+    read_original,
+    read_pack,
+    stge_decode,
+    stge_encode,
+    stge_from_hex,
+    stge_to_hex,
+    write_pack,
+)
+from gridgames.games.polar.physics import play
+from gridgames.games.polar.solver import ORDER, PUSHES, push, solve
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+SEED = SHARED / "seeds" / "002_1e813132e21882de.txt"
+ORIGINAL = SHARED / "data" / "polar" / "original-levels.txt"
+GAME = Polar()
+PARAMS = GAME.parse_params("")
+EMPTY_ROW = "." * 24
+
+
+def state_of(rows):
+    """A state from 4 rows in the level text (P marks the penguin), hearts counted."""
+    return GAME.new_state(PARAMS, "/".join(rows))
+
+
+def with_house(row):
+    """The test rows: a house far away keeps hearts alive (rows 0 and 3 stay open)."""
+    return [EMPTY_ROW, row, "." * 23 + "H", EMPTY_ROW]
+
+
+# --- the seed's dispatch tables ---
+
+OTHERS = {".": EMPTY, "T": TREE, "M": MOUNTAIN, "H": HOUSE, "I": ICE, "+": HEART, "B": BOMB,
+          "edge": None}
+# (movable, other) -> what happens when pushed straight into it / after sliding into it.
+# "crushed": the ice block vanishes; "stops": it ends next to the other; "home": the heart
+# vanishes and the count goes down; "boom": bomb and mountain vanish; "nothing": no change
+# (so the move is refused). Seed: collide and slide methods, and their prose.
+TABLE = {
+    "I": {o: ("crushed", "stops") for o in "THMIB+"} | {"edge": ("crushed", "stops")},
+    "+": {o: ("nothing", "stops") for o in "TMIB+"} | {"H": ("home", "home"),
+                                                       "edge": ("nothing", "stops")},
+    "B": {o: ("nothing", "stops") for o in "THIB+"} | {"M": ("boom", "boom"),
+                                                       "edge": ("nothing", "stops")},
+}
+CASES = [(m, o, mode) for m, row in TABLE.items() for o in row for mode in (0, 1)]
+
+
+def row_for(movable, other, slid):
+    """Penguin, movable, then the other tile: adjacent (pushed) or 3 cells on (slid)."""
+    gap = 3 if slid else 0
+    if other == "edge":
+        start = 23 - gap
+        return "." * (start - 1) + "P" + movable + "." * gap, start
+    return ("P" + movable + "." * gap + other).ljust(24, "."), 1
+
+
+@pytest.mark.parametrize("movable, other, slid", CASES)
+def test_dispatch_table(movable, other, slid):
+    text, at = row_for(movable, other, slid)
+    # Row 2 ends with a heart beside a house, so every level has a heart and none is dead.
+    rows = [EMPTY_ROW, text.ljust(24, "."), "." * 22 + "+H", EMPTY_ROW]
+    state = state_of(rows)
+    outcome = TABLE[movable][other][slid]
+    if outcome == "nothing":
+        with pytest.raises(IllegalMove, match="does not move"):
+            GAME.apply(state, "R")
+        return
+    after = GAME.apply(state, "R")
+    end = 24 + at + (3 if slid else 0)  # where a sliding movable stops: next to the other
+    expected = list(state.board)
+    expected[24 + at] = EMPTY
+    if outcome == "stops":
+        expected[end] = OTHERS_CODE[movable]
+    elif outcome == "boom":
+        expected[end + 1] = EMPTY  # the mountain
+    assert list(after.board) == expected
+    assert after.hearts == state.hearts - (outcome == "home")
+    assert after.penguin == state.penguin  # pushing never moves the penguin
+
+
+OTHERS_CODE = {"I": ICE, "+": HEART, "B": BOMB}
+
+
+def test_penguin_walks_on_empty_and_trees_not_through_fixed_tiles():
+    state = state_of([EMPTY_ROW, "PT.M" + "." * 20, "." * 22 + "+H", EMPTY_ROW])
+    after = GAME.apply(state, "R")
+    assert after.penguin == 25 and after.board[25] == TREE  # on the tree
+    after = GAME.apply(after, "R")
+    with pytest.raises(IllegalMove, match="mountain in the way"):
+        GAME.apply(after, "R")
+    edge = state_of(["P" + "." * 23, EMPTY_ROW, "." * 22 + "+H", EMPTY_ROW])
+    with pytest.raises(IllegalMove, match="edge in the way"):
+        GAME.apply(edge, "U")
+
+
+def test_trees_block_sliding_objects():
+    state = state_of(with_house("P+...T" + "." * 18))
+    after = GAME.apply(state, "R")
+    assert after.board[24 + 4] == HEART and after.board[24 + 1] == EMPTY
+
+
+def test_heart_slides_into_a_house_and_the_level_is_won():
+    state = state_of([EMPTY_ROW, "P+.....H" + "." * 16, EMPTY_ROW, EMPTY_ROW])
+    after = GAME.apply(state, "R")
+    assert after.hearts == 0
+    assert GAME.status(after).kind == "won"
+    assert GAME.status(after).message == "Level solved in 1 moves!"
+    assert GAME.legal_moves(after) == []
+
+
+# --- dead hearts ---
+
+def test_a_heart_on_a_border_row_without_a_house_is_dead():
+    # The data README: a heart on a border row can never leave it.
+    state = state_of(["...+" + "." * 20, "P" + "." * 23, "." * 10 + "H" + "." * 13, EMPTY_ROW])
+    assert dead_hearts(state.board) == [3]
+    assert GAME.status(state).kind == "lost"
+    assert "can no longer reach a house" in GAME.status(state).message
+
+
+def test_border_heart_with_a_house_in_line_lives_unless_a_tree_is_between():
+    alive = state_of(["...+......H" + "." * 13, "P" + "." * 23, EMPTY_ROW, EMPTY_ROW])
+    assert dead_hearts(alive.board) == []
+    walled = state_of(["...+..T...H" + "." * 13, "P" + "." * 23, EMPTY_ROW, EMPTY_ROW])
+    assert dead_hearts(walled.board) == [3]
+    corner = state_of(["+" + "." * 23, "P" + "." * 23, "." * 5 + "H" + "." * 18, EMPTY_ROW])
+    assert dead_hearts(corner.board) == [0]
+
+
+# --- levels and codecs ---
+
+SEED_LEVEL_1 = [  # the seed's level 1, "aligned by groups of 24" (codes 0-6)
+    "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 4 0 0",
+    "1 0 6 0 2 0 5 4 5 0 0 0 0 0 0 0 0 0 1 0 0 1 0 0",
+    "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 5 0 0 0 2 3 0 0",
+    "1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+]
+
+
+def seed_hex_dump():
+    text = SEED.read_text(encoding="utf-8")
+    start = text.index("0x0000 0x0000 0x0003 0x0001")
+    end = text.index("There are 99 16-bit values")
+    return text[start:end]
+
+
+def test_level_1_from_the_seed_hex_dump():
+    level = stge_from_hex(seed_hex_dump())
+    expected = tuple(int(v) for row in SEED_LEVEL_1 for v in row.split())
+    assert level.board == expected
+    assert level.penguin == 0 and level.hearts == 3  # words 0, 0 and the count 3
+    assert builtin_pack()[0].board == expected  # the game ships it as level 1
+
+
+def test_stge_round_trips():
+    level = stge_from_hex(seed_hex_dump())
+    data = stge_encode(level)
+    assert len(data) == 198 and stge_decode(data) == level
+    assert stge_from_hex(stge_to_hex(level)) == level
+    assert stge_to_hex(level).startswith("0x0000 0x0000 0x0003 0x0001")
+
+
+def test_original_levels_load_with_column_then_row():
+    levels = read_original(ORIGINAL.read_text(encoding="utf-8"))
+    assert len(levels) == 6
+    assert [lv.hearts for lv in levels] == [3, 4, 2, 7, 8, 5]  # the data README's counts
+    assert levels[4].penguin == 1 * 24 + 0  # level 5: words 0, 1 = column 0, row 1
+    assert levels[0].board[levels[0].penguin] == TREE  # level 1 starts on a tree
+    assert load_levels(ORIGINAL) == levels
+
+
+def test_packs_and_descs_round_trip():
+    levels = list(builtin_pack())
+    again = read_pack(write_pack(levels))
+    assert [lv.board for lv in again] == [lv.board for lv in levels]
+    assert [lv.name for lv in again] == [lv.name for lv in levels]
+    for level in levels:
+        assert parse_desc(level.desc()) == level.__class__("", level.board, level.penguin,
+                                                           level.hearts)
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\x00" * 10, "198 bytes"),
+    (b"\x00\x30" + b"\x00" * 196, "off the 24x4 board"),
+    (b"\x00\x00\x00\x00\x00\x01" + b"\x00\x09" + b"\x00" * 190, "not a tile"),
+    (b"\x00\x00\x00\x00\x00\x02" + b"\x00\x00\x00\x05" + b"\x00" * 188,
+     "heart count 2 but 1"),
+    (b"\x00\x00\x00\x00\x00\x01" + b"\x00\x02" + b"\x00\x05" + b"\x00" * 188, "penguin"),
+])
+def test_bad_stge_records(data, message):
+    with pytest.raises(BadInput, match=message):
+        stge_decode(data)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "no levels"),
+    ("P" + "." * 23, "rows before any 'level: NAME'"),
+    ("level: a\nP...\n", "4 rows of 24, not 1 rows"),
+    ("level: a\n" + "P+" + "." * 20 + "\n" + ("." * 24 + "\n") * 3, "row 1 has 22 cells"),
+    ("level: a\n" + ("." * 24 + "\n") * 4, "one penguin"),
+    ("level: a\n" + "P" + "." * 23 + "\n" + ("." * 24 + "\n") * 3, "at least one heart"),
+    ("level: a\n" + "P+" + "X" * 22 + "\n" + ("." * 24 + "\n") * 3, "has 'X'"),
+    ("level: a\n" + ("." * 24 + "\n") * 3, "4 rows"),
+])
+def test_bad_packs(text, message):
+    with pytest.raises(BadInput, match=message):
+        read_pack(text)
+
+
+def test_load_levels_formats(tmp_path):
+    level = stge_from_hex(seed_hex_dump())
+    (tmp_path / "one.stge").write_bytes(stge_encode(level))
+    (tmp_path / "one.hex").write_text(stge_to_hex(level))
+    (tmp_path / "pack.txt").write_text(write_pack([level]))
+    for name in ("one.stge", "one.hex", "pack.txt"):
+        assert load_levels(tmp_path / name)[0].board == level.board
+    with pytest.raises(BadInput, match="cannot read"):
+        load_levels(tmp_path / "missing.txt")
+    (tmp_path / "junk.bin").write_bytes(bytes(range(256)))
+    with pytest.raises(BadInput, match="not a level file"):
+        load_levels(tmp_path / "junk.bin")
+
+
+def test_builtin_levels_are_solvable_and_ordered():
+    levels = builtin_pack()
+    assert len(levels) >= 21
+    ours = levels[1:]
+    difficulty = [(int(lv.info["pushes"]), int(lv.info["best"].rstrip("+"))) for lv in ours]
+    assert difficulty == sorted(difficulty)  # ordered by difficulty
+    for level in ours:  # every stored solution really solves its level
+        assert replays_to_a_win(level.desc(), list(level.info["solution"]))
+        assert len(level.info["solution"]) == int(level.info["best"].rstrip("+"))
+    for level in ours[:6]:  # and the solver finds the recorded figures again
+        found = solve(level.board, level.penguin, PUSHES, max_seconds=30)
+        assert found.pushes == int(level.info["pushes"]) and found.optimal
+
+
+# --- solver ---
+
+def replays_to_a_win(desc, moves):
+    state = GAME.new_state(PARAMS, desc)
+    for move in moves:
+        state = GAME.apply(state, move)
+    return GAME.status(state).kind == "won"
+
+
+def test_fast_push_agrees_with_the_seed_rules():
+    rng = Rng("push")
+    for level in [*builtin_pack(), *read_original(ORIGINAL.read_text())]:
+        board = level.board
+        for _ in range(200):
+            cell = rng.below(96)
+            if board[cell] not in (ICE, HEART, BOMB):
+                continue
+            d = rng.below(4)
+            behind = {0: 24, 1: -24, 2: 1, 3: -1}[d] + cell
+            if not 0 <= behind < 96 or (d >= 2 and behind // 24 != cell // 24):
+                continue
+            new_board, _, _, _ = play(board, behind, 1, ORDER[d])
+            fast = push(bytes(board), cell, d)
+            assert (bytes(new_board) if new_board != board else None) == fast
+
+
+def test_original_level_1_fewest_pushes_is_14():
+    # The data README: level 1 needs at least 14 pushes (an exhaustive search over pushes).
+    level = read_original(ORIGINAL.read_text())[0]
+    found = solve(level.board, level.penguin, PUSHES, max_seconds=120)
+    assert found.pushes == 14 and found.optimal
+    assert replays_to_a_win(level.desc(), found.moves)
+
+
+def test_session_solve_and_hint():
+    from gridgames.session import Session
+
+    session = Session.new("polar", "level=2")
+    hint = GAME.hint(session.state)
+    assert hint in GAME.legal_moves(session.state)
+    session.solve()
+    assert session.status().kind == "won"
+    assert session.history[-1].startswith("!solve ")
+    session.undo()
+    assert session.status().kind == "ongoing"
+
+
+def test_cli_solve_prints_moves_and_length(tmp_path):
+    level = builtin_pack()[1]
+    (tmp_path / "l.txt").write_text(write_pack([level]))
+    out = io.StringIO()
+    assert main(["polar", "solve", "--levels", str(tmp_path / "l.txt"), "--seconds", "20"],
+                out) == 0
+    first, second = out.getvalue().splitlines()[:2]
+    moves = first.split(": ")[1]
+    assert re.fullmatch("[UDLR]+", moves)
+    assert second.strip().startswith(f"{len(moves)} moves")
+    assert "proven fewest moves" in second
+    assert replays_to_a_win(level.desc(), list(moves))
+    assert main(["polar", "solve", "--levels", str(tmp_path / "nope")], io.StringIO()) == 2
+    assert main(["polar", "solve", "--level", "999"], io.StringIO()) == 2
+
+
+def test_text_shows_the_board():
+    state = GAME.new_state(PARAMS, GAME.new_desc(PARAMS, Rng("x")))
+    assert GAME.text(state).splitlines()[:4] == format_level_rows(state.board, state.penguin)

@@ -1,0 +1,66 @@
+"""Polar in the browser: level 1 played to the win with the keyboard, undo and restart."""
+
+import re
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from gridgames.games.polar.levels import builtin_pack
+from gridgames.games.polar.solver import PUSHES, solve
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+WASD = {"U": "w", "D": "s", "L": "a", "R": "d"}
+
+
+def moves_shown(page, n):
+    expect(page.locator("#polar-info")).to_contain_text(f"Moves {n}")
+
+
+def test_level_1_to_the_win_with_the_keyboard(page, server_url):
+    level = builtin_pack()[0]
+    solution = solve(level.board, level.penguin, PUSHES, max_seconds=120).moves
+    page.goto(f"{server_url}/play/polar")
+    expect(page.locator("#level-select")).to_have_value("1")
+    moves_shown(page, 0)
+    # A few moves, then undo and restart: the board comes back.
+    page.keyboard.press(KEYS[solution[0]])
+    page.keyboard.press(WASD[solution[1]])
+    moves_shown(page, 2)
+    page.keyboard.press("u")
+    moves_shown(page, 1)
+    page.keyboard.press("Shift+R")
+    moves_shown(page, 0)
+    for number, move in enumerate(solution, 1):
+        page.keyboard.press(KEYS[move] if number % 2 else WASD[move])
+        moves_shown(page, number)
+        if number == 30:
+            screenshot(page, "polar-level-1-midway")
+    expect(page.locator("#status-text")).to_have_text(f"Level solved in {len(solution)} moves!")
+    expect(page.locator("#gameover")).to_be_visible()
+    expect(page.locator("#next-level")).to_be_visible()
+    screenshot(page, "polar-level-1-won")
+    page.locator("#next-level").click()
+    expect(page.locator("#level-select")).to_have_value("2")
+    expect(page.locator("#level-select option").first).to_have_text(re.compile("^✓ 1\\."))
+
+
+def test_hint_arrow_buttons_and_refused_moves(page, server_url):
+    game_id = quote(f"polar:level=2:{builtin_pack()[1].desc()}")
+    page.goto(f"{server_url}/play/polar?id={game_id}")
+    expect(page.locator("#level-select")).to_have_value("2")
+    expect(page.locator("[data-penguin]")).to_be_visible()
+    page.locator("#hint").click()
+    arrow = page.locator("[data-hint]")
+    expect(arrow).to_have_count(1, timeout=20000)
+    hinted = arrow.get_attribute("data-hint")
+    page.locator(f'.polar-pad [data-move="{hinted}"]').click()
+    moves_shown(page, 1)
+    expect(page.locator("[data-penguin]")).to_be_visible()
+    page.locator("#solve").click()
+    expect(page.locator("#status-text")).to_have_text(re.compile("^Level solved in"),
+                                                      timeout=20000)
+    page.keyboard.press("u")
+    expect(page.locator("#status-text")).to_contain_text("to bring home")
