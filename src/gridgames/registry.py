@@ -9,8 +9,11 @@ from gridgames.games.ishido import Ishido
 from gridgames.games.polar import Polar
 from gridgames.games.tictactoe import TicTacToe
 from gridgames.games.trilobite import Trilobite
+from gridgames.games.twomino import TwoMino
 
-GAMES: dict[str, Game] = {game.name: game for game in (TicTacToe(), Trilobite(), Ishido(), Polar())}
+GAMES: dict[str, Game] = {
+    game.name: game for game in (TicTacToe(), Trilobite(), Ishido(), Polar(), TwoMino())
+}
 
 
 def get_game(name: str) -> Game:

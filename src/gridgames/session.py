@@ -19,7 +19,7 @@ from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import Game, Status
 from gridgames.core.params import Params
 from gridgames.core.rng import Rng
-from gridgames.registry import get_game
+from gridgames.registry import GAMES, get_game
 
 RESTART = "!restart"
 SOLVE = "!solve"
@@ -43,6 +43,11 @@ class GameId:
         text = text.strip()
         if len(text) > MAX_ID_LEN:
             raise BadInput("game ID is too long")
+        if text.partition(":")[0] not in GAMES:  # another program's ID, for a game that reads it
+            for game in GAMES.values():
+                if (converted := game.convert_foreign_id(text)) is not None:
+                    text = converted
+                    break
         name, colon, rest = text.partition(":")
         game = get_game(name)
         cut = min((i for i in (rest.find(":"), rest.find("#")) if i >= 0), default=-1)

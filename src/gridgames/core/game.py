@@ -128,6 +128,21 @@ class Game(ABC):
     def hint(self, state: Any) -> str | None:
         raise BadInput(f"{self.title} has no hints")
 
+    def hint_info(self, state: Any) -> dict[str, Any]:
+        """The hint with what the page may show about it: at least {"move": ...}; games that
+        can say why add "why"."""
+        return {"move": self.hint(state)}
+
+    can_check: ClassVar[bool] = False
+
+    def check(self, state: Any) -> list[str]:
+        """Moves already made that no solution agrees with (puzzles that can tell)."""
+        raise BadInput(f"{self.title} has no check")
+
+    def convert_foreign_id(self, text: str) -> str | None:
+        """A game ID in another program's format turned into ours, or None if it is not one."""
+        return None
+
     def catalogue(self) -> list[dict[str, Any]] | None:
         """Games with built-in levels: the list (number, name, ...); None for the others."""
         return None
@@ -151,4 +166,5 @@ class Game(ABC):
             "ai_levels": list(self.ai_levels),
             "can_solve": self.can_solve,
             "can_hint": self.can_hint,
+            "can_check": self.can_check,
         }

@@ -248,8 +248,14 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
     def hint(session_id: str) -> dict[str, Any]:
         table = table_of(session_id)
         session = table.session
-        move = session.game.hint(session.state)
-        return {"hint": move, "moves": session.moves}
+        info = session.game.hint_info(session.state)
+        return {"hint": info.pop("move"), **info, "moves": session.moves}
+
+    @app.get("/api/sessions/{session_id}/check",
+             summary="Moves made that no solution agrees with (puzzles that can check)")
+    def check(session_id: str) -> dict[str, Any]:
+        session = table_of(session_id).session
+        return {"wrong": session.game.check(session.state), "moves": session.moves}
 
     @app.put("/api/sessions/{session_id}/seats", summary="Who plays each side")
     def set_seats(session_id: str, body: Seats) -> dict[str, Any]:

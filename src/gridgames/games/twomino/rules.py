@@ -32,7 +32,8 @@ from gridgames.games.twomino.board import (
     layout,
     pair_index,
 )
-from gridgames.games.twomino.generator import hint_bars, shuffled
+from gridgames.games.twomino.dominosa import our_id
+from gridgames.games.twomino.generator import hint_bars, samples, shuffled
 from gridgames.games.twomino.solver import next_hint, separators, solve_board
 from gridgames.games.twomino.unique import unique_puzzle
 
@@ -47,6 +48,11 @@ class TwoMinoParams(Params):
     gen: str = param(SEED_GEN, choices=(SEED_GEN, UNIQUE_GEN),
                      help="seed: the devlog's shuffle with hint bars; unique: one solution")
     level: str = param("basic", choices=LEVELS, help="difficulty of unique puzzles")
+
+    def check(self) -> None:
+        # Below 6 symbols set analysis is (almost) never the hardest step a board needs.
+        if self.gen == UNIQUE_GEN and self.level == "hard" and self.n < 6:
+            raise BadInput("hard unique puzzles need n of 6 or more")
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,7 @@ class TwoMino(Game):
     params_type = TwoMinoParams
     can_solve = True
     can_hint = True
+    can_check = True
     sample_params = ("n=3", "n=4,gen=unique,level=trivial")
     cli_module = "gridgames.games.twomino.commands"
 
@@ -199,6 +206,7 @@ class TwoMino(Game):
 
     def view(self, state: TwoMinoState) -> dict[str, Any]:
         lay = layout(state.n)
+        sample = samples(state.n)
         return {
             "kind": "twomino",
             "n": state.n,
@@ -211,6 +219,11 @@ class TwoMino(Game):
             "found": [list(lay.bars[b]) for b in state.found],
             "counts": list(state.counts),
             "won": state.won,
+            # The seed's samples board: every pair in order, for the counters' colours.
+            "sample_symbols": list(sample.symbols),
+            "sample_pairs": [[a, sample.partner[a], pair_index(sample.symbols[a],
+                                                                 sample.symbols[sample.partner[a]])]
+                             for a in range(len(sample.symbols)) if a < sample.partner[a]],
         }
 
     def solve(self, state: TwoMinoState) -> list[str] | None:
@@ -224,4 +237,25 @@ class TwoMino(Game):
         return moves
 
     def hint(self, state: TwoMinoState) -> str | None:
-        return next_hint(state.n, state.symbols, state.locked, state.on)
+        return self.hint_info(state)["move"]
+
+    def hint_info(self, state: TwoMinoState) -> dict[str, Any]:
+        if state.won:
+            return {"move": None}
+        found = next_hint(state.n, state.symbols, state.locked, state.on)
+        if found is None:
+            return {"move": None, "why": "no deduction left from here: check your bars"}
+        return {"move": found[0], "why": found[1]}
+
+    def check(self, state: TwoMinoState) -> list[str]:
+        """Bars turned on that no solution has on (each tried against the solver)."""
+        lay = layout(state.n)
+        wrong = []
+        for bar in sorted(state.on - state.locked):
+            # Is there a solution with this bar on? Lock it and see.
+            if solve_board(state.n, state.symbols, state.locked | {bar}) is None:
+                wrong.append(lay.bar_name(bar))
+        return wrong
+
+    def convert_foreign_id(self, text: str) -> str | None:
+        return our_id(text)

@@ -9,9 +9,9 @@ Deduction techniques by level (each level may use those below it):
 - trivial: a value with one possible placement takes it; a cell with one possible
   placement takes it.
 - basic: a cell whose placements all have one value keeps that value for itself; a placement
-  that would leave some cell or some value with no placement is ruled out (this also covers
-  placements that would force a duplicate); area parity: a placement that would cut the free
-  cells into a region of odd size is ruled out.
+  that would leave some cell or some value with no placement, or would force two clashing
+  dominoes (a duplicate), is ruled out; area parity: a placement that would leave a region of
+  an odd number of free cells (cells joined where a domino can still lie) is ruled out.
 - hard: set analysis: when k free cells showing symbol v can only take k distinct values
   between them (the double v-v aside), those values are ruled out elsewhere.
 Each step is recorded (technique, why, placements placed or ruled out) for hints.
@@ -237,11 +237,20 @@ class _Deducer:
         for p in _bits(self.alive):
             rest = self.alive & ~self.p.conflict[p]
             a, b = self.p.cells_of(p)
+            forced: dict[int, int] = {}  # cell -> its one remaining placement
             for cell in self.free_cells - {a, b}:
-                if not rest & self.p.cell_mask[cell]:
+                left = rest & self.p.cell_mask[cell]
+                if not left:
                     self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave "
                                   f"{self.p.lay.grid.cell_name(cell)} with no domino")
                     return True
+                if left.bit_count() == 1:
+                    forced[cell] = left.bit_length() - 1
+            picks = set(forced.values())
+            if any(self.p.conflict[q] & (1 << r) for q in picks for r in picks if q != r):
+                self.rule_out(1 << p, 1, f"{self.p.describe(p)} would force two dominoes that "
+                              "clash (the same pair twice, or one cell twice)")
+                return True
             for value in self.free_values - {self.p.values[p]}:
                 if not rest & self.p.value_mask[value]:
                     hi, lo = pair_of_index(value)
@@ -256,9 +265,11 @@ class _Deducer:
         return False
 
     def _cuts_odd_region(self, p: int) -> bool:
+        """Would placing p leave a region of an odd number of free cells, cells being joined
+        where a domino can still lie across them?"""
         a, b = self.p.cells_of(p)
         free = self.free_cells - {a, b}
-        grid = self.p.lay.grid
+        alive = self.alive & ~self.p.conflict[p]
         seen: set[int] = set()
         for start in free:
             if start in seen:
@@ -268,7 +279,9 @@ class _Deducer:
             while stack:
                 cell = stack.pop()
                 size += 1
-                for near in grid.neighbours4(cell):
+                for q in _bits(self.p.cell_mask[cell] & alive):
+                    x, y = self.p.cells_of(q)
+                    near = y if x == cell else x
                     if near in free and near not in seen:
                         seen.add(near)
                         stack.append(near)
@@ -287,7 +300,7 @@ class _Deducer:
                 values = {self.p.values[q] for q in _bits(self.p.cell_mask[cell] & self.alive)}
                 options.append(values)
             usable = [i for i, values in enumerate(options) if double not in values]
-            for size in range(2, len(usable)):
+            for size in range(2, len(usable) + 1):
                 for subset in combinations(usable, size):
                     union = set().union(*(options[i] for i in subset))
                     if len(union) != size:

@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import layout
 from gridgames.games.twomino.generator import Board, shuffled
-from gridgames.games.twomino.solver import LEVELS, Puzzle, _bits, _Deducer
+from gridgames.games.twomino.solver import LEVELS, Puzzle, _bits, _Deducer, deduce
 
 MAX_TRIES = 10_000
 
@@ -30,7 +29,6 @@ class Made:
 def unique_puzzle(n: int, level: str, rng: Rng) -> Made:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
-    lay = layout(n)
     for _ in range(MAX_TRIES):
         board = shuffled(n, rng)
         puzzle = Puzzle.of(n, board.symbols, frozenset())
@@ -43,7 +41,9 @@ def unique_puzzle(n: int, level: str, rng: Rng) -> Made:
             pick = rng.choice(wrong)
             locked.add(puzzle.bars[pick])
             deducer.give(pick)
-        if LEVELS[deducer.hardest] == level:
-            assert all(lay.bars[b] for b in locked)
+        # Grade the finished puzzle afresh: with all its hint bars known from the start it
+        # may need less than the search that placed them.
+        final = deduce(n, board.symbols, frozenset(locked), level)
+        if final.solved and final.grade == level:
             return Made(board, frozenset(locked), level)
     raise RuntimeError(f"no {level} puzzle for N={n} in {MAX_TRIES} tries")

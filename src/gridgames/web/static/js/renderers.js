@@ -2,8 +2,9 @@
 import * as ishido from "./games/ishido.js";
 import * as polar from "./games/polar.js";
 import * as stones from "./games/stones.js";
+import * as twomino from "./games/twomino.js";
 
-export const RENDERERS = { stones, ishido, polar };
+export const RENDERERS = { stones, ishido, polar, twomino };
 
 export function rendererFor(view) {
   const module = RENDERERS[view.kind];

@@ -25,6 +25,7 @@ const SHORTCUTS = [
   [["r"], "Redo", () => command("redo")],
   [["R"], "Restart", () => command("restart")],
   [["h"], "Hint", () => showHint()],
+  [["c", "C"], "Check", () => runCheck()],
   [["a", "A"], "AI move", () => aiMove(true)],
   [["s", "S"], "Solve", () => command("solve")],
   [["p"], "Pause or resume the AIs", () => togglePause()],
@@ -134,6 +135,8 @@ function updateButtons() {
   $("redo").disabled = !current.can_redo;
   $("restart").disabled = current.moves.length === 0 || lastIsRestart;
   $("hint").hidden = !card.can_hint;
+  $("check").hidden = !card.can_check;
+  $("check").disabled = over;
   $("hint").disabled = over || thinking;
   $("aimove").hidden = card.ai_levels.length === 0;
   $("aimove").disabled = over || thinking;
@@ -215,8 +218,25 @@ async function showHint() {
     setThinking(false);
     hintMove = answer.hint;
     board.render(current.view, { hintMove });
-    if (hintMove) showNotice(`Hint: ${hintMove}`, "info");
-    else showNotice("No hint: there is no solution from here. Undo or restart.");
+    if (hintMove) showNotice(`Hint: ${answer.why || hintMove}`, "info");
+    else showNotice(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.");
+  } catch (error) {
+    if (mine === token) setThinking(false);
+    showNotice(error.message);
+  }
+}
+
+// Check: the server lists the moves no solution agrees with; the board marks them.
+async function runCheck() {
+  if (!current || !card.can_check || current.status.over) return;
+  const mine = token;
+  setThinking(true);
+  try {
+    const answer = await api("GET", `/api/sessions/${current.session}/check`);
+    if (mine !== token) return;
+    setThinking(false);
+    board.render(current.view, { marks: answer.wrong });
+    showNotice(answer.wrong.length ? `${answer.wrong.length} bar(s) agree with no solution: ${answer.wrong.join(", ")}` : "No mistakes so far.", answer.wrong.length ? "error" : "info");
   } catch (error) {
     if (mine === token) setThinking(false);
     showNotice(error.message);
@@ -266,6 +286,7 @@ function wireControls() {
   $("redo").addEventListener("click", () => command("redo"));
   $("restart").addEventListener("click", () => command("restart"));
   $("hint").addEventListener("click", showHint);
+  $("check").addEventListener("click", runCheck);
   $("aimove").addEventListener("click", () => aiMove(true));
   $("solve").addEventListener("click", () => command("solve"));
   $("pause").addEventListener("click", togglePause);
@@ -348,7 +369,7 @@ async function applySeats() {
 function buildHelp() {
   const table = $("keys");
   table.textContent = "";
-  const hidden = { Solve: !card.can_solve, "AI move": card.ai_levels.length === 0,
+  const hidden = { Solve: !card.can_solve, Check: !card.can_check, "AI move": card.ai_levels.length === 0,
     "Pause or resume the AIs": card.ai_levels.length === 0, Hint: !card.can_hint };
   const claimed = new Set(board?.claims || []);
   const rows = [

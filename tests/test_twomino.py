@@ -1,0 +1,214 @@
+"""2mino, from seed 004_4f8b1726872657bc.txt; unique puzzles, solvers, Dominosa interop
+(../shared/data/dominosa)."""
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from gridgames.cli import main
+from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.rng import Rng
+from gridgames.games.twomino import TwoMino
+from gridgames.games.twomino.board import layout, pair_index, pair_of_index
+from gridgames.games.twomino.dominosa import dominosa_solution, parse_dominosa, to_dominosa
+from gridgames.games.twomino.generator import check_board, hint_bars, samples, shuffled
+from gridgames.games.twomino.rules import encode_desc
+from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
+from gridgames.games.twomino.unique import unique_puzzle
+from gridgames.session import Session
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "dominosa"
+GAME = TwoMino()
+
+
+def state_for(n, board, locked=()):
+    params = GAME.parse_params(f"n={n}")
+    return GAME.new_state(params, encode_desc(n, board.symbols, list(locked)))
+
+
+def test_pairs_in_the_seeds_order():
+    # Seed: "pairs 00, 10, 11, 20, 21, 22, ..., N0, N1, N2, ... NN" (higher value first).
+    assert [pair_of_index(i) for i in range(6)] == [(0, 0), (1, 0), (1, 1), (2, 0), (2, 1),
+                                                    (2, 2)]
+    assert pair_index(1, 2) == pair_index(2, 1) == 4
+
+
+@pytest.mark.parametrize("n", [3, 4, 7, 12, 13])
+def test_samples_board_layout(n):
+    board = samples(n)
+    lay = layout(n)
+    assert (lay.grid.rows, lay.grid.cols) == (n + 1, n)  # the seed: N+1 rows x N columns
+    check_board(board)
+    first = board.partner[0]
+    # Vertical pairs when N is odd, horizontal when N is even; the first pair is 00, then 10.
+    assert first == (n if n % 2 else 1)
+    second = 1 if n % 2 else 2
+    assert (board.symbols[second], board.symbols[board.partner[second]]) == (1, 0)
+
+
+@pytest.mark.parametrize("n", range(3, 14))
+def test_generator_holds_every_pair_once_and_its_answer_wins(n):
+    for seed in range(4):
+        rng = Rng(f"gen-{n}-{seed}")
+        board = shuffled(n, rng)
+        check_board(board)
+        locked = hint_bars(board, rng)
+        assert len(locked) == n * n // 4  # the seed's N^2/4 hint bars
+        assert set(locked) <= set(board.separators())
+        state = state_for(n, board, locked)
+        lay = layout(n)
+        for bar in board.separators():  # the hidden arrangement, bar by bar
+            if bar not in state.locked:
+                state = GAME.apply(state, lay.bar_name(bar))
+        assert GAME.status(state).kind == "won"
+        assert GAME.legal_moves(state) == []
+
+
+def test_pairs_counters_and_clear():
+    board = samples(3)
+    state = state_for(3, board)
+    lay = layout(3)
+    # Enclose the first domino (00, vertical at a1-a2): its outline bars on.
+    middle = lay.bar_index[(0, 3)]
+    for bar in lay.outline(middle):
+        state = GAME.apply(state, lay.bar_name(bar))
+    assert state.counts[0] == 1 and GAME.status(state).message == "1 of 6 pairs found"
+    # Cutting it in half breaks it.
+    cut = GAME.apply(state, lay.bar_name(middle))
+    assert cut.counts[0] == 0
+    cleared = GAME.apply(state, "clear")
+    assert cleared.on == cleared.locked and cleared.counts[0] == 0
+    with pytest.raises(IllegalMove, match="nothing to clear"):
+        GAME.apply(cleared, "clear")
+
+
+def test_locked_bars_and_bad_moves():
+    rng = Rng("locks")
+    board = shuffled(5, rng)
+    locked = hint_bars(board, rng)
+    state = state_for(5, board, locked)
+    lay = layout(5)
+    with pytest.raises(IllegalMove, match="locked"):
+        GAME.apply(state, lay.bar_name(locked[0]))
+    for bad in ("a1-c1", "a1", "z9-z10", "a1-a1"):
+        with pytest.raises(IllegalMove):
+            GAME.apply(state, bad)
+
+
+def test_any_arrangement_that_finds_every_pair_once_wins():
+    # A board with two solutions: winning by the other one counts.
+    puzzle = None
+    for seed in range(200):
+        board = shuffled(4, Rng(f"multi{seed}"))
+        puzzle = Puzzle.of(4, board.symbols, frozenset())
+        count, first = count_solutions(puzzle, limit=2)
+        if count == 2:
+            break
+    assert count == 2
+    others = []
+    count_solutions(puzzle, limit=2)
+    # Find the second solution explicitly by excluding one domino of the first.
+    lay = layout(4)
+    for p in first:
+        alt = Puzzle.of(4, board.symbols, frozenset({puzzle.bars[p]}))
+        n_alt, alt_first = count_solutions(alt, limit=1)
+        if n_alt:
+            others = [alt.cells_of(q) for q in alt_first]
+            break
+    assert others and set(others) != {puzzle.cells_of(p) for p in first}
+    state = state_for(4, board)
+    middles = {lay.bar_index[pair] for pair in others}
+    for bar in range(len(lay.bars)):
+        if bar not in middles:
+            state = GAME.apply(state, lay.bar_name(bar))
+    assert GAME.status(state).kind == "won"
+
+
+@pytest.mark.parametrize("n, level", [(4, "trivial"), (7, "trivial"), (10, "trivial"),
+                                      (4, "basic"), (7, "basic"), (10, "basic"),
+                                      (6, "hard"), (7, "hard"), (9, "hard")])
+def test_unique_puzzles_have_one_solution_and_the_asked_grade(n, level):
+    made = unique_puzzle(n, level, Rng(f"u{n}{level}"))
+    puzzle = Puzzle.of(n, made.board.symbols, made.locked)
+    assert count_solutions(puzzle, limit=2)[0] == 1
+    assert deduce(n, made.board.symbols, made.locked).grade == level
+
+
+def test_hard_unique_puzzles_need_six_symbols():
+    with pytest.raises(BadInput, match="6 or more"):
+        GAME.parse_params("n=5,gen=unique,level=hard")
+
+
+def test_solve_hint_and_check_through_the_session():
+    session = Session.new("twomino", "n=5,gen=unique,level=basic", seed="s")
+    hint = GAME.hint_info(session.state)
+    assert hint["move"] in GAME.legal_moves(session.state) and "turn" in hint["why"]
+    session.play(hint["move"])
+    assert GAME.check(session.state) == []  # a hinted bar is never wrong
+    session.solve()
+    assert session.status().kind == "won"
+    session.undo()
+    # A bar across a domino of the (unique) answer contradicts every solution.
+    lay = layout(5)
+    answer = Puzzle.of(5, session.state.symbols, session.state.locked)
+    _, first = count_solutions(answer, limit=1)
+    wrong = lay.bar_name(answer.bars[first[0]])
+    if wrong in GAME.legal_moves(session.state) and \
+            answer.bars[first[0]] not in session.state.on:
+        session.play(wrong)
+        assert wrong in GAME.check(session.state)
+
+
+# --- Simon Tatham's Dominosa ---
+
+def tatham_rows():
+    text = (DATA / "tatham-puzzles.tsv").read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line.strip()]
+
+
+def test_dominosa_ids_round_trip_and_are_accepted_as_game_ids():
+    _, dominosa_id, *_ = tatham_rows()[0]
+    n, symbols = parse_dominosa(dominosa_id)
+    assert n == 7 and to_dominosa(n, symbols) == dominosa_id
+    session = Session.from_id(dominosa_id)
+    assert session.game.name == "twomino" and session.state.symbols == symbols
+    with pytest.raises(BadInput):
+        parse_dominosa("6:123")
+
+
+def test_every_external_puzzle_is_read_solved_and_graded():
+    """All 130 puzzles: converted to our orientation; unique ones solved uniquely and equal to
+    the planted solution; grades compared (the agreement figures go in the closing note)."""
+    agreement = Counter()
+    for seed_id, dominosa_id, grade, uniqueness, solution in tatham_rows():
+        n, symbols = parse_dominosa(dominosa_id)
+        puzzle = Puzzle.of(n, symbols, frozenset())
+        count, first = count_solutions(puzzle, limit=2)
+        assert (count == 1) == (uniqueness == "unique"), seed_id
+        planted = set(dominosa_solution(n, solution))
+        if count == 1:
+            assert {puzzle.cells_of(p) for p in first} == planted, seed_id
+        result = deduce(n, symbols, frozenset())
+        ours = result.grade.capitalize() if result.solved else "Beyond"
+        agreement[(grade, ours)] += 1
+    assert sum(agreement.values()) == 130
+    assert agreement[("Trivial", "Trivial")] == 40
+    assert agreement[("Basic", "Basic")] >= 38
+    assert agreement[("Ambiguous", "Beyond")] == 5  # no deduction can settle those
+
+
+def test_cli_solve_and_export():
+    _, dominosa_id, grade, *_ = tatham_rows()[0]
+    out = io.StringIO()
+    assert main(["twomino", "solve", dominosa_id], out) == 0
+    assert out.getvalue().splitlines()[-1] == f"unique; grade: {grade.lower()}"
+    out = io.StringIO()
+    assert main(["twomino", "export", Session.from_id(dominosa_id).game_id], out) == 0
+    assert out.getvalue().strip() == dominosa_id
+    ambiguous = next(r for r in tatham_rows() if r[3] == "multi")[1]
+    out = io.StringIO()
+    main(["twomino", "solve", ambiguous], out)
+    assert "not unique" in out.getvalue()
+    assert main(["twomino", "solve", "tictactoe::3/3/3"], io.StringIO()) == 2
