@@ -196,3 +196,30 @@ def test_no_request_crashes_the_server(client):
                                           headers={"content-type": "application/json"})
                 assert response.status_code < 500, (method, path, body, response.text)
                 response.json()
+
+
+def test_puzzle_endpoints(client):
+    """Hints with reasons, check, levels and solve for the puzzle games."""
+    mino = new(client, game="twomino", params="n=4,gen=unique,level=basic", seed="api")
+    sid = mino["session"]
+    hint = client.get(f"/api/sessions/{sid}/hint").json()
+    assert hint["hint"] in mino["legal_moves"] and hint["why"]
+    assert client.get(f"/api/sessions/{sid}/check").json()["wrong"] == []
+    solved = client.post(f"/api/sessions/{sid}/solve").json()
+    assert solved["status"]["kind"] == "won" and solved["view"]["won"]
+    levels = client.get("/api/games/polar/levels").json()
+    assert levels[0]["number"] == 1 and levels[0]["best"] == "99"
+    assert client.get("/api/games/tictactoe/levels").status_code == 404
+    ttt = new(client, game="tictactoe")["session"]
+    assert client.get(f"/api/sessions/{ttt}/check").status_code == 400
+    assert client.post(f"/api/sessions/{ttt}/solve").status_code == 400
+    ishido = new(client, game="ishido", seed="api")
+    hint = client.get(f"/api/sessions/{ishido['session']}/hint").json()["hint"]
+    assert hint in ishido["legal_moves"]
+    placed = move(client, ishido["session"], hint).json()
+    assert placed["view"]["tiles_left"] == 65
+
+
+def test_dominosa_id_opens_a_2mino_game(client):
+    game = new(client, id="3:30320112002132213310")
+    assert game["game"] == "twomino" and game["view"]["n"] == 4

@@ -1,0 +1,48 @@
+"""2mino puzzle generation time, per board size, generator and level, over fixed seeds.
+
+Prints one line per case: `N gen level puzzles mean_ms hint_bars_mean`, and beside it the
+reference time of Simon Tatham's C Dominosa generator on the same machine class (from
+../shared/data/dominosa/README.md; his Trivial/Basic/Hard/Extreme grades, no hint bars).
+Note: our unique generator locks a few hint bars where its solver is stuck, so the figures
+are for puzzles with hints; his puzzles need none.
+
+Usage: python bench/bench_twomino.py [PUZZLES]   (default 20 per case)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from gridgames.core.rng import Rng
+from gridgames.games.twomino.generator import hint_bars, shuffled
+from gridgames.games.twomino.unique import unique_puzzle
+
+REFERENCE_MS = {  # Tatham's generator, CPU ms per puzzle (data README)
+    (7, "trivial"): "0.9", (7, "basic"): "2.4", (7, "hard"): "25",
+    (13, "trivial"): "36", (13, "basic"): "31", (13, "hard"): "about 120000",
+}
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    for n in (7, 13):
+        start = time.process_time()
+        bars = 0
+        for i in range(count):
+            rng = Rng(f"bench-seed-{n}-{i}")
+            bars += len(hint_bars(shuffled(n, rng), rng))
+        ms = (time.process_time() - start) / count * 1000
+        print(f"{n} seed - {count} {ms:.2f} {bars / count:.1f}  (reference: none)")
+        for level in ("trivial", "basic", "hard"):
+            start = time.process_time()
+            bars = 0
+            for i in range(count):
+                bars += len(unique_puzzle(n, level, Rng(f"bench-{n}-{level}-{i}")).locked)
+            ms = (time.process_time() - start) / count * 1000
+            print(f"{n} unique {level} {count} {ms:.1f} {bars / count:.1f}  "
+                  f"(Tatham: {REFERENCE_MS[(n, level)]} ms)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
