@@ -13,6 +13,7 @@ from gridgames.core.rng import Rng
 from gridgames.games.polar import Polar
 from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.board import step as GRID_STEP
 from gridgames.games.polar.levels import (
     builtin_pack,
     format_level_rows,
@@ -279,6 +280,27 @@ def test_fast_push_agrees_with_the_seed_rules():
             new_board, _, _, _ = play(board, behind, 1, ORDER[d])
             fast = push(bytes(board), cell, d)
             assert (bytes(new_board) if new_board != board else None) == fast
+
+
+def test_walking_distances_by_bit_masks_match_a_plain_search():
+    from collections import deque
+
+    from gridgames.games.polar.solver import walk_layers
+
+    for level in [*builtin_pack(), *read_original(ORIGINAL.read_text())]:
+        board = bytes(level.board)
+        dist = {level.penguin: 0}
+        queue = deque([level.penguin])
+        while queue:
+            cell = queue.popleft()
+            for d in "UDLR":
+                near = GRID_STEP(cell, d)
+                if near is not None and near not in dist and board[near] in (EMPTY, TREE):
+                    dist[near] = dist[cell] + 1
+                    queue.append(near)
+        layers = walk_layers(board, level.penguin)
+        assert {c: k for k, layer in enumerate(layers) for c in range(96) if layer >> c & 1} \
+            == dist
 
 
 def test_original_level_1_fewest_pushes_is_14():

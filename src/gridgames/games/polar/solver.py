@@ -3,9 +3,9 @@
 A plain search over penguin moves drowns (the data README: 38 million states at depth 13 on
 level 2), because walking about the same ice makes most of those states. Here a search state
 is the board plus the cell the penguin last pushed from; its successors are the pushes the
-penguin can make from anywhere in its walkable region (one breadth-first flood fill gives
-every cell's walking distance), and a push costs its walk plus one move. Pushes that change
-nothing are not moves at all.
+penguin can make from anywhere in its walkable region (a breadth-first flood fill on bit
+masks gives every cell's walking distance), and a push costs its walk plus one move. Pushes
+that change nothing are not moves at all.
 
 - Cost: moves (walking steps + pushes), so the first goal A* takes off the queue is a
   shortest solution in moves, as long as the heuristic never overestimates.
@@ -93,17 +93,34 @@ def _meet(cells: bytearray, pos: int, tile: int, ahead: int, next_tile: int) -> 
     return False
 
 
-def walk_region(board: bytes, start: int) -> dict[int, int]:
-    """Walking distance from start to every cell the penguin can reach (empty or tree)."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        cell = queue.popleft()
-        for ahead in NEXT[cell]:
-            if ahead >= 0 and ahead not in dist and board[ahead] in (EMPTY, TREE):
-                dist[ahead] = dist[cell] + 1
-                queue.append(ahead)
-    return dist
+# Walking by bit masks: cell i is bit i. A flood fill grows the reached set by shifting it one
+# column or one row at a time; column masks stop it wrapping round the board's sides.
+_ALL = (1 << GRID.size) - 1
+_NOT_FIRST_COL = sum(1 << c for c in range(GRID.size) if c % GRID.cols)
+_NOT_LAST_COL = sum(1 << c for c in range(GRID.size) if c % GRID.cols != GRID.cols - 1)
+_WALKABLE_CHARS = bytes.maketrans(bytes(range(256)),
+                                  bytes(ord("1") if b in (EMPTY, TREE) else ord("0")
+                                        for b in range(256)))
+
+
+def walkable_mask(board: bytes) -> int:
+    return int(board.translate(_WALKABLE_CHARS)[::-1], 2)
+
+
+def walk_layers(board: bytes, start: int) -> list[int]:
+    """Cells the penguin reaches from start, by walking distance: layers[k] holds the cells
+    exactly k steps away (breadth-first by bit masks)."""
+    free = walkable_mask(board)
+    seen = frontier = 1 << start
+    layers = [frontier]
+    while True:
+        grow = ((frontier << 1) & _NOT_FIRST_COL) | ((frontier >> 1) & _NOT_LAST_COL) \
+            | (frontier << GRID.cols) | (frontier >> GRID.cols)
+        frontier = grow & free & ~seen & _ALL
+        if not frontier:
+            return layers
+        seen |= frontier
+        layers.append(frontier)
 
 
 def walk_path(board: bytes, start: int, goal: int) -> list[str]:
@@ -160,35 +177,58 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
         cells, at = key[:-1], key[-1]
         if HEART not in cells:
             return _found(key, parent, start_key, expanded, weight == 1.0, start_time)
-        region = walk_region(cells, at)
+        layers = walk_layers(cells, at)
         if objective == PUSHES:
-            merged = cells + bytes([min(region)])
+            reached = 0
+            for layer in layers:
+                reached |= layer
+            merged = cells + (reached & -reached).bit_length().to_bytes(1, "little")
             if merged in closed:
                 continue
             closed.add(merged)
         expanded += 1
         if expanded > max_states or time.monotonic() - start_time > max_seconds:
             return Solution(None, 0, expanded, False, False, time.monotonic() - start_time)
-        for cell, walked in region.items():
+        for cell, target, d in _pushes(cells):
+            walked = _distance(layers, cell)
+            if walked is None:
+                continue
             step_cost = 1 if objective == PUSHES else walked + 1
-            for d, target in enumerate(NEXT[cell]):
-                if target < 0 or cells[target] not in MOVABLE_CODES:
-                    continue
-                after = push(cells, target, d)
-                if after is None:
-                    continue
-                left = hearts_bound(after, far)
-                if left >= NEVER:
-                    continue  # a heart can no longer get home
-                child = after + bytes([cell])
-                child_cost = cost + step_cost
-                if child_cost < best_cost.get(child, NEVER):
-                    best_cost[child] = child_cost
-                    parent[child] = (key, cell, d)
-                    counter += 1
-                    heapq.heappush(queue, (child_cost + weight * left, -child_cost, counter,
-                                           child))
+            after = push(cells, target, d)
+            if after is None:
+                continue
+            left = hearts_bound(after, far)
+            if left >= NEVER:
+                continue  # a heart can no longer get home
+            child = after + bytes([cell])
+            child_cost = cost + step_cost
+            if child_cost < best_cost.get(child, NEVER):
+                best_cost[child] = child_cost
+                parent[child] = (key, cell, d)
+                counter += 1
+                heapq.heappush(queue, (child_cost + weight * left, -child_cost, counter, child))
     return Solution(None, 0, expanded, False, True, time.monotonic() - start_time)
+
+
+def _pushes(cells: bytes):
+    """(cell the penguin pushes from, the movable's cell, direction) for every movable and
+    every direction whose pushing cell is on the board."""
+    for code in MOVABLE_CODES:
+        target = cells.find(code)
+        while target >= 0:
+            for d in range(4):
+                behind = NEXT[target][d ^ 1]  # ORDER is U, D, L, R: d ^ 1 is the opposite
+                if behind >= 0:
+                    yield behind, target, d
+            target = cells.find(code, target + 1)
+
+
+def _distance(layers: list[int], cell: int) -> int | None:
+    bit = 1 << cell
+    for walked, layer in enumerate(layers):
+        if layer & bit:
+            return walked
+    return None
 
 
 def _found(key: bytes, parent: dict[bytes, tuple[bytes, int, int]], start_key: bytes,
