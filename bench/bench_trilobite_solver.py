@@ -1,0 +1,73 @@
+"""The exact Trilobite solver on Pascal Pons' six Connect-4 benchmark sets.
+
+Standard output: one line per set, `set mean_us mean_nodes` (mean time and nodes per
+position, the table reset between positions), for an outside comparison harness. Standard
+error: the first call's compile (or cache load) time, and our figures beside the published
+reference (his machine; about 1.6x slower per node on ours, as the issue says).
+
+Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-hard N]
+  --limit N: first N positions of each set (default all 1000);
+  --limit-hard N: of Test_L1_R3, whose positions take seconds each (default 20; 0 = all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from gridgames.games.trilobite.solver import parse_moves
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
+REFERENCE = {  # published mean time (us) and nodes per position, no opening book
+    "Test_L3_R1": (4.6, 51), "Test_L2_R1": (37, 450), "Test_L2_R2": (3200, 39900),
+    "Test_L1_R1": (255, 3300), "Test_L1_R2": (97000, 1201000),
+    "Test_L1_R3": (5500000, 65920000),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--limit-hard", type=int, default=20)
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    from gridgames.games.trilobite.fastsolver import FastSolver
+
+    solver = FastSolver(7, 6, 4, memory_mb=64)
+    current, mask, moves = parse_moves(solver.g, "4453")
+    solver.solve(current, mask, moves)
+    print(f"# first call (compile or cache load): {time.perf_counter() - start:.2f} s",
+          file=sys.stderr)
+
+    for name in args.sets.split(","):
+        rows = [r.split() for r in (DATA / name).read_text().splitlines() if r.strip()]
+        limit = args.limit_hard if name == "Test_L1_R3" else args.limit
+        if limit:
+            rows = rows[:limit]
+        positions = [(parse_moves(solver.g, m), int(s)) for m, s in rows]
+        total_time, total_nodes, wrong = 0.0, 0, 0
+        for (current, mask, moves), expected in positions:
+            solver.reset()
+            tic = time.perf_counter()
+            score = solver.solve(current, mask, moves)
+            total_time += time.perf_counter() - tic
+            total_nodes += solver.nodes
+            wrong += score != expected
+        n = len(positions)
+        mean_us, mean_nodes = total_time / n * 1e6, total_nodes / n
+        print(f"{name} {mean_us:.1f} {mean_nodes:.0f}", flush=True)
+        ref_us, ref_nodes = REFERENCE[name]
+        print(f"# {name}: {n} positions, {wrong} wrong; reference {ref_us} us x 1.6 = "
+              f"{ref_us * 1.6:.1f} us here, {ref_nodes} nodes; ratio ours/reference "
+              f"{mean_us / (ref_us * 1.6):.2f} (time), {mean_nodes / ref_nodes:.2f} (nodes); "
+              f"{mean_us * 1000 / max(mean_nodes, 1):.0f} ns per node", file=sys.stderr,
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""The Trilobite solver compiled with numba: the same search as solver.py (which stays the
+reference the tests check this against), on 64-bit integers, so boards need
+width * (height + 1) <= 63 bits. The transposition table is two preallocated arrays (keys and
+upper bounds) whose size comes from the memory budget; move lists use a scratch array per
+depth, so the search allocates nothing. Compiled code is cached on disk (numba cache=True):
+the first call of a fresh install compiles, later runs load it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridgames.games.trilobite.solver import Geometry
+
+ENTRY_BYTES = 11  # int64 key + int16 stamp + int8 bound
+
+
+@njit(cache=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _winning4(stones, mask, h1, board):
+    """Line length 4, unrolled: for each direction, the three stones on either side."""
+    r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
+    for d in (h1, h1 - 1, h1 + 1):
+        p = (stones << d) & (stones << 2 * d)
+        r |= p & (stones << 3 * d)
+        r |= p & (stones >> d)
+        p = (stones >> d) & (stones >> 2 * d)
+        r |= p & (stones << d)
+        r |= p & (stones >> 3 * d)
+    return r & (board ^ mask)
+
+
+@njit(cache=True)
+def _winning(stones, mask, dirs, line, board):
+    if line == 4:
+        return _winning4(stones, mask, dirs[1], board)
+    found = 0
+    for k in range(4):
+        d = dirs[k]
+        for before in range(line):
+            run = -1
+            ok = True
+            for i in range(1, before + 1):
+                if i * d >= 63:
+                    ok = False
+                    break
+                run &= stones << (i * d)
+            if ok:
+                for i in range(1, line - before):
+                    if i * d >= 63:
+                        ok = False
+                        break
+                    run &= stones >> (i * d)
+            if ok:
+                found |= run
+    return found & (board ^ mask)
+
+
+@njit(cache=True)
+def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, stamps, bounds,
+             scratch_moves, scratch_scores, nodes):
+    width, cells, line, bottom, board = g[0], g[1], g[2], g[3], g[4]
+    nodes[0] += 1
+    if nodes[0] > g[6]:  # over the node budget: give up (the caller sees nodes[1] set)
+        nodes[1] = 1
+        return 0
+    possible = (mask + bottom) & board
+    threats = _winning(current ^ mask, mask, dirs, line, board)
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return -((cells - moves) // 2)
+        possible = forced
+    nxt = possible & ~(threats >> 1)
+    if nxt == 0:
+        return -((cells - moves) // 2)
+    if moves >= cells - 2:
+        return 0
+    low = -((cells - 2 - moves) // 2)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
+    high = (cells - 1 - moves) // 2
+    key = current + mask
+    slot = key % keys.shape[0]
+    if keys[slot] == key and stamps[slot] == g[5] and bounds[slot] < high:
+        high = bounds[slot]
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
+    count = 0
+    for j in range(width):  # centre first; insertion sort keeps that order among equals
+        move = nxt & columns[order[j]]
+        if move:
+            score = _popcount(_winning(current | move, mask, dirs, line, board))
+            pos = count
+            while pos > 0 and scratch_scores[moves, pos - 1] < score:
+                scratch_scores[moves, pos] = scratch_scores[moves, pos - 1]
+                scratch_moves[moves, pos] = scratch_moves[moves, pos - 1]
+                pos -= 1
+            scratch_scores[moves, pos] = score
+            scratch_moves[moves, pos] = move
+            count += 1
+    for i in range(count):
+        move = scratch_moves[moves, i]
+        score = -_negamax(current ^ mask, mask | move, moves + 1, -beta, -alpha, g, dirs,
+                          order, columns, keys, stamps, bounds, scratch_moves, scratch_scores,
+                          nodes)
+        if nodes[1]:
+            return 0  # aborted: store nothing
+        if score >= beta:
+            return score
+        if score > alpha:
+            alpha = score
+    keys[slot] = key
+    stamps[slot] = g[5]
+    bounds[slot] = alpha
+    return alpha
+
+
+@njit(cache=True)
+def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, stamps, bounds,
+           scratch_moves, scratch_scores, nodes):
+    cells, line, bottom, board = g[1], g[2], g[3], g[4]
+    if _winning(current, mask, dirs, line, board) & ((mask + bottom) & board):
+        return 1 if weak else (cells + 1 - moves) // 2
+    low = -((cells - moves) // 2)
+    high = (cells + 1 - moves) // 2
+    if weak:
+        low, high = -1, 1
+    while low < high:
+        mid = low + (high - low) // 2
+        if mid <= 0 and low // 2 < mid:
+            mid = low // 2
+        elif mid >= 0 and high // 2 > mid:
+            mid = high // 2
+        score = _negamax(current, mask, moves, mid, mid + 1, g, dirs, order, columns, keys,
+                         stamps, bounds, scratch_moves, scratch_scores, nodes)
+        if nodes[1]:
+            return 0
+        if score <= mid:
+            high = score
+        else:
+            low = score
+    if weak:  # the search is fail-soft: only the sign is asked for
+        return (low > 0) - (low < 0)
+    return low
+
+
+class FastSolver:
+    """Same interface as solver.Solver for solve(); memory_mb bounds the table."""
+
+    def __init__(self, width: int = 7, height: int = 6, line: int = 4,
+                 memory_mb: float = 64.0) -> None:
+        if width * (height + 1) > 63:
+            raise ValueError("the compiled solver needs width * (height + 1) <= 63")
+        self.g = Geometry(width, height, line)
+        geo = self.g
+        # g[5] is the table's epoch: entries stamped with an older one count as empty, so
+        # reset() is one increment instead of clearing the arrays.
+        # g[6] is the node budget of one solve() (see `budget`).
+        self._g = np.array([width, geo.cells, line, geo.bottom, geo.board, 1, 1 << 62],
+                           dtype=np.int64)
+        self._dirs = np.array([1, geo.h1, geo.h1 - 1, geo.h1 + 1], dtype=np.int64)
+        self._order = np.array(geo.order, dtype=np.int64)
+        self._columns = np.array(geo.columns, dtype=np.int64)
+        entries = max(1021, int(memory_mb * 1024 * 1024) // ENTRY_BYTES)
+        entries -= 1 - entries % 2  # odd, so that keys spread over the slots
+        self.keys = np.full(entries, -1, dtype=np.int64)
+        self.stamps = np.zeros(entries, dtype=np.int16)
+        self.bounds = np.zeros(entries, dtype=np.int8)
+        self._moves = np.zeros((geo.cells + 1, width), dtype=np.int64)
+        self._scores = np.zeros((geo.cells + 1, width), dtype=np.int64)
+        self._nodes = np.zeros(2, dtype=np.int64)  # nodes searched, aborted flag
+
+    @property
+    def nodes(self) -> int:
+        return int(self._nodes[0])
+
+    @property
+    def memory_bytes(self) -> int:
+        return self.keys.nbytes + self.stamps.nbytes + self.bounds.nbytes
+
+    def reset(self) -> None:
+        """Forget the table (a new epoch) and the node count."""
+        self._g[5] += 1
+        if self._g[5] > np.iinfo(np.int16).max:
+            self.stamps.fill(0)
+            self._g[5] = 1
+        self._nodes[0] = 0
+
+    def solve(self, current: int, mask: int, moves: int, weak: bool = False,
+              budget: int | None = None) -> int | None:
+        """The exact score, or None when `budget` nodes were not enough."""
+        self._g[6] = (1 << 62) if budget is None else self._nodes[0] + budget
+        self._nodes[1] = 0
+        score = int(_solve(current, mask, moves, weak, self._g, self._dirs, self._order,
+                           self._columns, self.keys, self.stamps, self.bounds, self._moves,
+                           self._scores, self._nodes))
+        return None if self._nodes[1] else score

@@ -1,0 +1,153 @@
+"""The exact Trilobite solver (issue 7): the Connect-4 benchmark sets
+(../shared/data/connect4, scores as in their README), small boards against plain minimax,
+the compiled kernel against the Python reference, the CLI, the perfect player."""
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from gridgames.cli import main
+from gridgames.core.rng import Rng
+from gridgames.core.search import WIN, Minimax
+from gridgames.games.trilobite import Trilobite
+from gridgames.games.trilobite.fastsolver import FastSolver
+from gridgames.games.trilobite.solver import Solver, analyze, parse_moves
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+GAME = Trilobite()
+
+
+def lines(name, every=1, limit=None):
+    rows = [r.split() for r in (DATA / name).read_text().splitlines() if r.strip()]
+    return rows[::every][:limit]
+
+
+@pytest.fixture(scope="module")
+def fast():
+    return FastSolver(7, 6, 4, memory_mb=32)
+
+
+@pytest.mark.parametrize("name, every, limit", [
+    ("Test_L3_R1", 1, None), ("Test_L2_R1", 1, None), ("Test_L1_R1", 1, None),
+    ("Test_L2_R2", 20, None), ("Test_L1_R2", 200, None),
+])
+def test_exact_on_the_benchmark_sets(fast, name, every, limit):
+    for moves, score in lines(name, every, limit):
+        current, mask, count = parse_moves(fast.g, moves)
+        fast.reset()
+        assert fast.solve(current, mask, count) == int(score), moves
+
+
+def test_weak_scores_are_signs(fast):
+    for moves, score in lines("Test_L2_R1", 50):
+        current, mask, count = parse_moves(fast.g, moves)
+        fast.reset()
+        expected = (int(score) > 0) - (int(score) < 0)
+        assert fast.solve(current, mask, count, weak=True) == expected
+
+
+def test_python_reference_agrees_with_the_compiled_kernel(fast):
+    python = Solver(7, 6, 4)
+    for moves, score in lines("Test_L3_R1", 25) + lines("Test_L2_R1", 50):
+        current, mask, count = parse_moves(python.g, moves)
+        python.reset()
+        fast.reset()
+        assert python.solve(current, mask, count) == fast.solve(current, mask, count) \
+            == int(score)
+
+
+def minimax_score(state, cells):
+    """The score from a plain, obviously correct search over the engine (core.search)."""
+    value = Minimax(GAME).value(state)
+    moves = sum(1 for v in state.cells if v)
+    if value == 0:
+        return 0
+    plies = WIN - abs(value)
+    score = (cells + 2 - moves - plies) // 2
+    return score if value > 0 else -score
+
+
+@pytest.mark.parametrize("width, height, line, opening", [
+    (4, 4, 3, 2), (4, 4, 4, 4), (5, 4, 3, 5), (5, 4, 4, 8), (5, 5, 4, 12), (3, 5, 3, 1),
+])
+def test_small_boards_against_plain_minimax(width, height, line, opening):
+    params = GAME.parse_params(f"width={width},height={height},line={line}")
+    rng = Rng(f"{width}{height}{line}")
+    engines = [Solver(width, height, line), FastSolver(width, height, line, memory_mb=1)]
+    for game in range(4):
+        state = GAME.new_state(params, GAME.new_desc(params, rng))
+        for _ in range(opening):
+            if state.over:
+                break
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+        if state.over:
+            continue
+        expected = minimax_score(state, width * height)
+        board = GAME.bitboard(state)
+        for engine in engines:
+            engine.reset()
+            assert engine.solve(board.current, board.mask, board.moves) == expected, game
+
+
+def test_analyze_gives_every_column(fast):
+    for moves_text, score in lines("Test_L3_R1", 100):
+        current, mask, moves = parse_moves(fast.g, moves_text)
+        scores = analyze(fast, current, mask, moves)
+        assert len(scores) == 7
+        assert max(s for s in scores if s is not None) == int(score)  # the best column
+        for col, s in enumerate(scores):
+            assert (s is None) == bool(mask & fast.g.tops[col])  # None: a full column
+
+
+def test_memory_budget_is_respected():
+    small = FastSolver(7, 6, 4, memory_mb=1)
+    assert small.memory_bytes <= 1024 * 1024
+    python = Solver(7, 6, 4, memory_mb=0.001)
+    for moves_text, score in lines("Test_L2_R1", 100):
+        current, mask, moves = parse_moves(python.g, moves_text)
+        assert python.solve(current, mask, moves) == int(score)
+        assert len(python.table) <= python.table_entries
+
+
+def test_budget_gives_up_cleanly(fast):
+    current, mask, moves = parse_moves(fast.g, "4")
+    fast.reset()
+    assert fast.solve(current, mask, moves, budget=1000) is None
+    current, mask, moves = parse_moves(fast.g, lines("Test_L3_R1", 1, 1)[0][0])
+    assert fast.solve(current, mask, moves, budget=10**6) is not None
+
+
+def test_perfect_player():
+    params = GAME.parse_params("")
+    state = GAME.new_state(params, GAME.new_desc(params, Rng("p")))
+    for move in "4455":
+        state = GAME.apply(state, move)
+    assert GAME.choose(state, "perfect", Rng("a")) in ("3", "6")
+    # From an opening the solver cannot finish within its budget it still plays (as "hard").
+    assert GAME.choose(GAME.new_state(params, "7/7/7/7/7/7"), "perfect", Rng("b")) in "1234567"
+
+
+def test_cli_solve(monkeypatch, capsys):
+    rows = lines("Test_L3_R1", 1, 3)
+    text = "\n".join(f"{m} {s}" for m, s in rows) + "\n44x\n1111111\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    out = io.StringIO()
+    assert main(["trilobite", "solve"], out) == 0
+    assert out.getvalue().splitlines() == [f"{m} {s}" for m, s in rows]
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("line 4: '44x'") and err[1].startswith("line 5: '1111111'")
+    position, score = rows[0]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(position + "\n"))
+    out = io.StringIO()
+    main(["trilobite", "solve", "--analyze"], out)
+    words = out.getvalue().split()
+    assert words[0] == position and len(words) == 8
+    assert max(int(w) for w in words[1:] if w != "-") == int(score)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(position + "\n"))
+    out = io.StringIO()
+    main(["trilobite", "solve", "--weak", "--engine", "python"], out)
+    weak = (int(score) > 0) - (int(score) < 0)
+    assert out.getvalue().strip() == f"{position} {weak}"
+    assert main(["trilobite", "solve", "--memory", "0"], io.StringIO()) == 2
