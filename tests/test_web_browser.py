@@ -168,3 +168,21 @@ def test_board_fills_the_window_at_any_size(browser, server_url, width, height):
         assert b["y"] + b["height"] <= height and b["x"] + b["width"] <= width, button
     screenshot(page, f"trilobite-{width}x{height}")
     context.close()
+
+
+def test_trilobite_analysis_shows_every_columns_score(page, server_url):
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+    moves, score = (data / "Test_L3_R1").read_text().splitlines()[0].split()
+    page.goto(f"{server_url}/play/trilobite?id=trilobite::7/7/7/7/7/7&moves={'+'.join(moves)}")
+    expect(page.locator("[data-stone]")).to_have_count(len(moves))
+    page.keyboard.press("y")
+    expect(page.locator("#analysis")).to_have_text("Analysis: on")
+    scores = page.locator("[data-score]")
+    expect(scores.first).to_be_visible(timeout=20000)
+    values = [int(v) for v in scores.evaluate_all("ns => ns.map(n => n.dataset.score)")]
+    assert max(values) == int(score)  # the best column has the set's exact score
+    screenshot(page, "trilobite-analysis")
+    page.keyboard.press("y")
+    expect(page.locator("[data-score]")).to_have_count(0)

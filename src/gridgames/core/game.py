@@ -134,6 +134,12 @@ class Game(ABC):
         return {"move": self.hint(state)}
 
     can_check: ClassVar[bool] = False
+    can_analyze: ClassVar[bool] = False
+
+    def analysis(self, state: Any) -> list[int | None] | None:
+        """Exact score of each move for the side to move (games with a solver that can tell);
+        None when it would take too long."""
+        raise BadInput(f"{self.title} has no analysis")
 
     def check(self, state: Any) -> list[str]:
         """Moves already made that no solution agrees with (puzzles that can tell)."""
@@ -167,4 +173,5 @@ class Game(ABC):
             "can_solve": self.can_solve,
             "can_hint": self.can_hint,
             "can_check": self.can_check,
+            "can_analyze": self.can_analyze,
         }

@@ -257,6 +257,12 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
         session = table_of(session_id).session
         return {"wrong": session.game.check(session.state), "moves": session.moves}
 
+    @app.get("/api/sessions/{session_id}/analysis",
+             summary="Exact score of every move for the side to move (null: too deep)")
+    def analysis(session_id: str) -> dict[str, Any]:
+        session = table_of(session_id).session
+        return {"scores": session.game.analysis(session.state), "moves": session.moves}
+
     @app.put("/api/sessions/{session_id}/seats", summary="Who plays each side")
     def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
         table = table_of(session_id)

@@ -52,6 +52,7 @@ class Trilobite(StoneGame):
     params_type = TrilobiteParams
     ai_levels = ("easy", "medium", "hard", "perfect")
     cli_module = "gridgames.games.trilobite.commands"
+    can_analyze = True
     sample_params = ("width=4,height=4,line=3", "width=10,height=10,line=5",
                      "width=3,height=5,line=5", "width=11,height=3,line=3")
 
@@ -125,9 +126,12 @@ class Trilobite(StoneGame):
             level = "hard"  # the solver could not finish within its budget
         return COLUMN_NAMES[choose_column(self.bitboard(state), level, rng)]
 
-    def analysis(self, state: StoneState, budget: int = PERFECT_BUDGET) -> list[int | None] | None:
+    def analysis(self, state: StoneState,
+                 budget: int = PERFECT_BUDGET) -> list[int | None] | None:
         """The exact score of every column for the side to move (None where full), or None
         when the solver needs more than `budget` nodes."""
+        if state.over:
+            return [None] * state.grid.cols
         p = state.params
         solver = _solver(p.width, p.height, p.line)
         board = self.bitboard(state)

@@ -105,6 +105,7 @@ function show(payload, { animate = false } = {}) {
     board = rendererFor(view).createBoard($("board"), {
       onMove: playMove, toolbar: $("game-controls"),
       onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
+      fetchAnalysis: card.can_analyze ? () => api("GET", `/api/sessions/${current.session}/analysis`) : null,
     });
     boardKind = view.kind;
   }

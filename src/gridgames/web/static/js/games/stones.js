@@ -7,8 +7,11 @@ const MARGIN = 0.25;   // around the grid, in cell units
 const TOP = 0.9;       // strip above a gravity board where the next stone hovers
 const LABELS = 0.55;   // column names under a gravity board
 
-export function createBoard(container, { onMove }) {
+export function createBoard(container, { onMove, toolbar = null, fetchAnalysis = null }) {
   let view = null;
+  let analysing = false;
+  let analysisButton = null;
+  let scores = null;      // exact score per column from the server's solver
   let svg = null;
   let cursor = null;      // {row, col} for keyboard play
   let hoverCol = null;
@@ -19,6 +22,9 @@ export function createBoard(container, { onMove }) {
   function render(nextView, { animate = false, hintMove = null } = {}) {
     view = nextView;
     hint = hintMove;
+    if (!analysisButton && view.gravity && fetchAnalysis && toolbar) makeAnalysisButton();
+    scores = null;
+    if (analysing) requestAnalysis();
     svg = drawBoard(container, view);
     layer = el("g", {}, svg);
     if (animate && view.last !== null) animateLast(svg, view);
@@ -52,9 +58,61 @@ export function createBoard(container, { onMove }) {
     if (enabled && target) onMove(target.move);
   }
 
+  function makeAnalysisButton() {
+    analysisButton = document.createElement("button");
+    analysisButton.type = "button";
+    analysisButton.id = "analysis";
+    analysisButton.title = "Show the exact score of every column (y)";
+    analysisButton.addEventListener("click", toggleAnalysis);
+    toolbar.appendChild(analysisButton);
+    labelAnalysis();
+  }
+
+  function labelAnalysis() {
+    analysisButton.textContent = analysing ? "Analysis: on" : "Analysis: off";
+    analysisButton.classList.toggle("active", analysing);
+  }
+
+  function toggleAnalysis() {
+    if (!analysisButton) return;
+    analysing = !analysing;
+    labelAnalysis();
+    scores = null;
+    if (analysing) requestAnalysis(); else overlay();
+  }
+
+  async function requestAnalysis() {
+    const asked = view;
+    try {
+      const answer = await fetchAnalysis();
+      if (asked !== view || !analysing) return;
+      scores = answer.scores === null ? "deep" : answer.scores;
+    } catch {
+      scores = "deep";
+    }
+    overlay();
+  }
+
+  // Scores above the columns: positive wins (sooner is larger), 0 draws, negative loses.
+  function drawScores() {
+    if (!analysing || !view.gravity || view.to_move === null) return;
+    if (scores === "deep" || scores === null) {
+      const t = el("text", { x: MARGIN + view.cols / 2, y: MARGIN + 0.3, "text-anchor": "middle", "font-size": 0.3, class: "analysis-note" }, layer);
+      t.textContent = scores === null ? "analysing…" : "too deep to solve quickly here";
+      return;
+    }
+    scores.forEach((score, col) => {
+      if (score === null) return;
+      const cls = score > 0 ? "win" : score < 0 ? "loss" : "draw";
+      const t = el("text", { x: MARGIN + col + 0.5, y: MARGIN + 0.32, "text-anchor": "middle", "font-size": 0.34, class: `analysis-score ${cls}`, "data-score": score }, layer);
+      t.textContent = score > 0 ? `+${score}` : `${score}`;
+    });
+  }
+
   function overlay() {
     if (!layer) return;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
+    drawScores();
     const top = view.gravity ? TOP : 0;
     const mover = view.to_move;
     if (hint !== null) {
@@ -118,6 +176,8 @@ export function createBoard(container, { onMove }) {
     moveCursor,
     activate,
     pressKey,
+    shortcuts: fetchAnalysis ? [["y", "Analysis: the exact score of every column", () => toggleAnalysis()]] : [],
+    destroy() { analysisButton?.remove(); },
     setEnabled(value) { enabled = value; overlay(); },
     focus() { svg?.focus(); },
   };
