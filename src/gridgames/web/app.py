@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -167,6 +168,14 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
     def table_of(session_id: str) -> Table:
         return tables.get(session_id)
 
+    def change(session_id: str, action: Callable[[Table], Any]) -> dict[str, Any]:
+        """Run one change to a game under its lock, keep it, and answer the new view."""
+        table = table_of(session_id)
+        with table.lock:
+            action(table)
+            tables.put(table)
+            return payload(table)
+
     @app.post("/api/sessions", status_code=201, summary="Start a game (new, or from an ID)")
     def new_session(body: NewGame) -> dict[str, Any]:
         if body.id is not None:
@@ -196,53 +205,40 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
     @app.post("/api/sessions/{session_id}/move", summary="Play a move (a person's turn)")
     def move(session_id: str, body: Move) -> dict[str, Any]:
-        table = table_of(session_id)
-        with table.lock:
-            seat = table.seat_to_move()
-            if seat not in (None, PERSON):
+        def play(table: Table) -> None:
+            if table.seat_to_move() not in (None, PERSON):
                 game = table.session.game
                 who = game.player_names[game.current_player(table.session.state)]
                 raise IllegalMove(f"it is {who}'s turn, and the AI plays {who}")
             table.session.play(body.move)
-            tables.put(table)
-            return payload(table)
+
+        return change(session_id, play)
 
     @app.post("/api/sessions/{session_id}/undo",
               summary="Undo; against the AI, back to the person's turn")
     def undo(session_id: str) -> dict[str, Any]:
-        return _step(table_of(session_id), back=True)
+        return change(session_id, lambda table: _step(table, back=True))
 
     @app.post("/api/sessions/{session_id}/redo", summary="Redo")
     def redo(session_id: str) -> dict[str, Any]:
-        return _step(table_of(session_id), back=False)
+        return change(session_id, lambda table: _step(table, back=False))
 
-    def _step(table: Table, back: bool) -> dict[str, Any]:
-        with table.lock:
-            session = table.session
-            (session.undo if back else session.redo)()
-            # Against the AI, stop only where a person is to move (or at an end).
-            if PERSON in table.seats:
-                while table.seat_to_move() not in (None, PERSON) and \
-                        (session.can_undo if back else session.can_redo):
-                    (session.undo if back else session.redo)()
-            tables.put(table)
-            return payload(table)
+    def _step(table: Table, back: bool) -> None:
+        session = table.session
+        (session.undo if back else session.redo)()
+        # Against the AI, stop only where a person is to move (or at an end).
+        if PERSON in table.seats:
+            while table.seat_to_move() not in (None, PERSON) and \
+                    (session.can_undo if back else session.can_redo):
+                (session.undo if back else session.redo)()
 
     @app.post("/api/sessions/{session_id}/restart", summary="Back to the start (undoable)")
     def restart(session_id: str) -> dict[str, Any]:
-        table = table_of(session_id)
-        with table.lock:
-            table.session.restart()
-            tables.put(table)
-            return payload(table)
+        return change(session_id, lambda table: table.session.restart())
 
     @app.post("/api/sessions/{session_id}/solve", summary="Play the solution (undoable)")
     def solve(session_id: str) -> dict[str, Any]:
-        table = table_of(session_id)
-        with table.lock:
-            table.session.solve()
-            tables.put(table)
-            return payload(table)
+        return change(session_id, lambda table: table.session.solve())
 
     @app.get("/api/sessions/{session_id}/hint", summary="The move the game suggests")
     def hint(session_id: str) -> dict[str, Any]:
@@ -265,11 +261,10 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
     @app.put("/api/sessions/{session_id}/seats", summary="Who plays each side")
     def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
-        table = table_of(session_id)
-        with table.lock:
+        def seat(table: Table) -> None:
             table.seats = check_seats(table.session.game, body.seats)
-            tables.put(table)
-            return payload(table)
+
+        return change(session_id, seat)
 
     @app.post("/api/sessions/{session_id}/ai",
               summary="The AI plays the current move (at the seat's level, or `level`)")

@@ -95,23 +95,10 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, list[int] | No
             if not found:
                 found.append(list(chosen))
             return
-        best_mask, best_size = 0, 1 << 30
-        for cell in _bits(cells):
-            mask = puzzle.cell_mask[cell] & alive
-            size = mask.bit_count()
-            if size < best_size:
-                best_mask, best_size = mask, size
-                if size <= 1:
-                    break
-        if best_size > 1:
-            for value in _bits(values):
-                mask = puzzle.value_mask[value] & alive
-                size = mask.bit_count()
-                if size < best_size:
-                    best_mask, best_size = mask, size
-                    if size <= 1:
-                        break
-        for p in _bits(best_mask):
+        # Branch on the cell or the pair value with the fewest placements left.
+        best_mask = _fewest(puzzle.cell_mask, cells, alive, (0, 1 << 30))
+        best_mask = _fewest(puzzle.value_mask, values, alive, best_mask)
+        for p in _bits(best_mask[0]):
             a, b = puzzle.cells_of(p)
             chosen.append(p)
             search(alive & ~puzzle.conflict[p], cells & ~(1 << a) & ~(1 << b),
@@ -122,6 +109,19 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, list[int] | No
 
     search((1 << len(puzzle.bars)) - 1, all_cells, all_values, [])
     return count, (found[0] if found else None)
+
+
+def _fewest(masks: list[int], which: int, alive: int, best: tuple[int, int]) -> tuple[int, int]:
+    """(placements, count) of the entry of `which` with the fewest alive placements, if fewer
+    than best's."""
+    for index in _bits(which):
+        if best[1] <= 1:
+            break
+        mask = masks[index] & alive
+        size = mask.bit_count()
+        if size < best[1]:
+            best = (mask, size)
+    return best
 
 
 def solve_board(n: int, symbols: tuple[int, ...],

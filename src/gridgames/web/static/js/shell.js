@@ -209,39 +209,40 @@ async function newGame(params = null, seats = null) {
   return payload;
 }
 
-async function showHint() {
-  if (!current || !card.can_hint || current.status.over) return;
+// Ask the server something about the position (a hint, a check) with the thinking
+// indicator on; the answer is dropped when the game moved on meanwhile.
+async function ask(path, onAnswer) {
   const mine = token;
   setThinking(true);
   try {
-    const answer = await api("GET", `/api/sessions/${current.session}/hint`);
+    const answer = await api("GET", `/api/sessions/${current.session}/${path}`);
     if (mine !== token) return;
     setThinking(false);
-    hintMove = answer.hint;
-    board.render(current.view, { hintMove });
-    if (hintMove) showNotice(`Hint: ${answer.why || hintMove}`, "info");
-    else showNotice(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.");
+    onAnswer(answer);
   } catch (error) {
     if (mine === token) setThinking(false);
     showNotice(error.message);
   }
 }
 
+function showHint() {
+  if (!current || !card.can_hint || current.status.over) return;
+  ask("hint", (answer) => {
+    hintMove = answer.hint;
+    board.render(current.view, { hintMove });
+    if (hintMove) showNotice(`Hint: ${answer.why || hintMove}`, "info");
+    else showNotice(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.");
+  });
+}
+
 // Check: the server lists the moves no solution agrees with; the board marks them.
-async function runCheck() {
+function runCheck() {
   if (!current || !card.can_check || current.status.over) return;
-  const mine = token;
-  setThinking(true);
-  try {
-    const answer = await api("GET", `/api/sessions/${current.session}/check`);
-    if (mine !== token) return;
-    setThinking(false);
+  ask("check", (answer) => {
     board.render(current.view, { marks: answer.wrong });
-    showNotice(answer.wrong.length ? `${answer.wrong.length} bar(s) agree with no solution: ${answer.wrong.join(", ")}` : "No mistakes so far.", answer.wrong.length ? "error" : "info");
-  } catch (error) {
-    if (mine === token) setThinking(false);
-    showNotice(error.message);
-  }
+    const wrong = answer.wrong.length;
+    showNotice(wrong ? `${wrong} bar(s) agree with no solution: ${answer.wrong.join(", ")}` : "No mistakes so far.", wrong ? "error" : "info");
+  });
 }
 
 // The AI's move comes from the server; the page stays live while it thinks.
