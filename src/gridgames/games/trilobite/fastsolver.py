@@ -13,7 +13,8 @@ from numba import njit
 
 from gridgames.games.trilobite.solver import Geometry
 
-ENTRY_BYTES = 11  # int64 key + int16 stamp + int8 bound
+ENTRY_BYTES = 9  # int64 key (with the epoch in its top bits) + int8 bound
+EPOCH_BITS = 14
 
 
 @njit(cache=True)
@@ -66,7 +67,7 @@ def _winning(stones, mask, dirs, line, board):
 
 
 @njit(cache=True)
-def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, stamps, bounds,
+def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, bounds,
              scratch_moves, scratch_scores, nodes):
     width, cells, line, bottom, board = g[0], g[1], g[2], g[3], g[4]
     nodes[0] += 1
@@ -93,7 +94,8 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, s
     high = (cells - 1 - moves) // 2
     key = current + mask
     slot = key % keys.shape[0]
-    if keys[slot] == key and stamps[slot] == g[5] and bounds[slot] < high:
+    tagged = key | g[5]  # the key with the table's epoch in its top bits
+    if keys[slot] == tagged and bounds[slot] < high:
         high = bounds[slot]
     if beta > high:
         beta = high
@@ -115,7 +117,7 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, s
     for i in range(count):
         move = scratch_moves[moves, i]
         score = -_negamax(current ^ mask, mask | move, moves + 1, -beta, -alpha, g, dirs,
-                          order, columns, keys, stamps, bounds, scratch_moves, scratch_scores,
+                          order, columns, keys, bounds, scratch_moves, scratch_scores,
                           nodes)
         if nodes[1]:
             return 0  # aborted: store nothing
@@ -123,14 +125,13 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, s
             return score
         if score > alpha:
             alpha = score
-    keys[slot] = key
-    stamps[slot] = g[5]
+    keys[slot] = tagged
     bounds[slot] = alpha
     return alpha
 
 
 @njit(cache=True)
-def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, stamps, bounds,
+def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, bounds,
            scratch_moves, scratch_scores, nodes):
     cells, line, bottom, board = g[1], g[2], g[3], g[4]
     if _winning(current, mask, dirs, line, board) & ((mask + bottom) & board):
@@ -146,7 +147,7 @@ def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, stamps, bo
         elif mid >= 0 and high // 2 > mid:
             mid = high // 2
         score = _negamax(current, mask, moves, mid, mid + 1, g, dirs, order, columns, keys,
-                         stamps, bounds, scratch_moves, scratch_scores, nodes)
+                         bounds, scratch_moves, scratch_scores, nodes)
         if nodes[1]:
             return 0
         if score <= mid:
@@ -167,18 +168,20 @@ class FastSolver:
             raise ValueError("the compiled solver needs width * (height + 1) <= 63")
         self.g = Geometry(width, height, line)
         geo = self.g
-        # g[5] is the table's epoch: entries stamped with an older one count as empty, so
-        # reset() is one increment instead of clearing the arrays.
+        # g[5] is the table's epoch, shifted above the key bits: an entry stored in an older
+        # epoch no longer matches, so reset() is one increment instead of clearing the table
+        # (boards whose keys leave no room for it clear the table instead).
         # g[6] is the node budget of one solve() (see `budget`).
-        self._g = np.array([width, geo.cells, line, geo.bottom, geo.board, 1, 1 << 62],
-                           dtype=np.int64)
+        self._key_bits = width * (height + 1)
+        self._epoch = 1
+        self._g = np.array([width, geo.cells, line, geo.bottom, geo.board, self._tag(),
+                            1 << 62], dtype=np.int64)
         self._dirs = np.array([1, geo.h1, geo.h1 - 1, geo.h1 + 1], dtype=np.int64)
         self._order = np.array(geo.order, dtype=np.int64)
         self._columns = np.array(geo.columns, dtype=np.int64)
         entries = max(1021, int(memory_mb * 1024 * 1024) // ENTRY_BYTES)
         entries -= 1 - entries % 2  # odd, so that keys spread over the slots
         self.keys = np.full(entries, -1, dtype=np.int64)
-        self.stamps = np.zeros(entries, dtype=np.int16)
         self.bounds = np.zeros(entries, dtype=np.int8)
         self._moves = np.zeros((geo.cells + 1, width), dtype=np.int64)
         self._scores = np.zeros((geo.cells + 1, width), dtype=np.int64)
@@ -190,14 +193,18 @@ class FastSolver:
 
     @property
     def memory_bytes(self) -> int:
-        return self.keys.nbytes + self.stamps.nbytes + self.bounds.nbytes
+        return self.keys.nbytes + self.bounds.nbytes
+
+    def _tag(self) -> int:
+        return self._epoch << self._key_bits if self._key_bits + EPOCH_BITS <= 63 else 0
 
     def reset(self) -> None:
         """Forget the table (a new epoch) and the node count."""
-        self._g[5] += 1
-        if self._g[5] > np.iinfo(np.int16).max:
-            self.stamps.fill(0)
-            self._g[5] = 1
+        self._epoch += 1
+        if self._epoch >= 1 << EPOCH_BITS or not self._tag():
+            self.keys.fill(-1)
+            self._epoch = 1
+        self._g[5] = self._tag()
         self._nodes[0] = 0
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
@@ -206,6 +213,6 @@ class FastSolver:
         self._g[6] = (1 << 62) if budget is None else self._nodes[0] + budget
         self._nodes[1] = 0
         score = int(_solve(current, mask, moves, weak, self._g, self._dirs, self._order,
-                           self._columns, self.keys, self.stamps, self.bounds, self._moves,
+                           self._columns, self.keys, self.bounds, self._moves,
                            self._scores, self._nodes))
         return None if self._nodes[1] else score
