@@ -171,6 +171,9 @@ def test_level_1_from_the_seed_hex_dump():
     assert level.board == expected
     assert level.penguin == 0 and level.hearts == 3  # words 0, 0 and the count 3
     assert builtin_pack()[0].board == expected  # the game ships it as level 1
+    # with its shortest solution (99 moves, proven by the solver's moves search)
+    assert replays_to_a_win(builtin_pack()[0].desc(), list(builtin_pack()[0].info["solution"]))
+    assert len(builtin_pack()[0].info["solution"]) == 99
 
 
 def test_stge_round_trips():
@@ -245,7 +248,7 @@ def test_load_levels_formats(tmp_path):
 def test_builtin_levels_are_solvable_and_ordered():
     levels = builtin_pack()
     assert len(levels) >= 21
-    ours = levels[1:]
+    ours = levels[1:]  # level 1 is the original's; ours follow, easiest first
     difficulty = [(int(lv.info["pushes"]), int(lv.info["best"].rstrip("+"))) for lv in ours]
     assert difficulty == sorted(difficulty)  # ordered by difficulty
     for level in ours:  # every stored solution really solves its level

@@ -302,14 +302,22 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
 @cache
 def _demo_views(name: str) -> list[dict[str, Any]]:
-    """A game the AI plays against itself from the default start, with a fixed seed."""
+    """A short game from the default start with a fixed seed: the AI against itself, or a
+    puzzle played by its hints."""
     game = get_game(name)
     session = Session.new(name, "", seed="demo")
     rng = Rng("demo")
     views = [game.view(session.state)]
     levels = game.ai_levels
-    while levels and not session.status().over and len(views) < 24:
-        level = levels[min(1, len(levels) - 1)]
-        session.play(game.choose(session.state, level, rng))
+    while not session.status().over and len(views) < 24:
+        if levels:
+            move = game.choose(session.state, levels[min(1, len(levels) - 1)], rng)
+        elif game.can_hint:
+            move = game.hint(session.state)
+        else:
+            break
+        if move is None:
+            break
+        session.play(move)
         views.append(game.view(session.state))
     return views
