@@ -126,10 +126,17 @@ class SearchResult:
     nodes: int
 
 
+# The budgets above are for 7x6, line 4 (69 windows). A node costs about as much as the
+# evaluation's windows, so bigger boards get proportionally fewer nodes: about the same time.
+REFERENCE_WINDOWS = 69
+
+
 def search(board: Bitboard, level: str) -> SearchResult:
     """Iterative deepening at `level` until its depth or node budget runs out."""
     spec = LEVELS[level]
-    searcher = Searcher(board.copy(), spec.node_budget)
+    windows = board.window_count
+    budget = max(1000, spec.node_budget * min(REFERENCE_WINDOWS, windows) // max(1, windows))
+    searcher = Searcher(board.copy(), budget)
     values: dict[int, int] = {}
     reached = 0
     for depth in range(1, spec.max_depth + 1):

@@ -87,6 +87,10 @@ class Bitboard:
         return False
 
     @property
+    def window_count(self) -> int:
+        return len(self._windows)
+
+    @property
     def full(self) -> bool:
         return self.moves == self.width * self.height
 

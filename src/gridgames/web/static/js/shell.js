@@ -68,7 +68,7 @@ async function start() {
 // Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
 function defaultSeats() {
   if (card.players < 2 || card.ai_levels.length === 0) return undefined;
-  const level = card.ai_levels[Math.floor(card.ai_levels.length / 2)];
+  const level = card.ai_levels[Math.floor((card.ai_levels.length - 1) / 2)];
   return [PERSON, level];
 }
 
