@@ -35,6 +35,9 @@ def test_home_page_lists_games_with_previews(page, server_url):
     expect(page.locator('.card[data-game="trilobite"] svg')).to_be_visible()
     expect(page.locator('.card[data-game="tictactoe"] svg')).to_be_visible()
     screenshot(page, "home")
+    theme = page.locator("html").get_attribute("data-theme")
+    page.keyboard.press("d")
+    expect(page.locator("html")).not_to_have_attribute("data-theme", theme)
     page.locator('.card[data-game="trilobite"] .play-link').click()
     expect(page).to_have_url(re.compile(r"/play/trilobite"))
 

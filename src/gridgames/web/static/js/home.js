@@ -2,12 +2,15 @@
 // by the game's own renderer, looping).
 import { api } from "./api.js";
 import { rendererFor } from "./renderers.js";
-import { initTheme } from "./theme.js";
+import { initTheme, toggleTheme } from "./theme.js";
 
 const STEP_MS = 900;
 
 async function start() {
   initTheme(document.getElementById("theme"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "d" && !event.ctrlKey && !event.metaKey && !event.altKey) toggleTheme();
+  });
   const list = document.getElementById("games");
   let cards;
   try {
