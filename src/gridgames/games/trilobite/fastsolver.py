@@ -130,6 +130,8 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, b
     return alpha
 
 
+# _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
+# Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
 def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, bounds,
            scratch_moves, scratch_scores, nodes):
