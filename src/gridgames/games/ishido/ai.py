@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gridgames.core.bits import bits
 from gridgames.core.rng import Rng
 from gridgames.games.ishido.board import EMPTY, GRID, NEIGHBOURS, neighbour_tiles, placement_points
 from gridgames.games.ishido.tiles import CLASSIC, KINDS, SEED, allowed_kinds
@@ -30,12 +31,6 @@ DEAD_COST = {SEED: 3.0, CLASSIC: 6.0}  # per dead cell on the board after the pl
 SLACK_COST = 25.0  # per missing cell of slack below SLACK_WANTED, squared
 SLACK_WANTED = 4
 
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 class Planner:
@@ -61,7 +56,7 @@ class Planner:
             if near:
                 mask = allowed_kinds(near, rules)
                 self.options[cell] = mask
-                for k in _bits(mask):
+                for k in bits(mask):
                     self.support[k] += 1
                 self.dead += not mask & self.live_kinds
 
@@ -71,7 +66,7 @@ class Planner:
         live = self.live_kinds
         dead = self.dead
         old = self.options[cell]
-        for k in _bits(old):
+        for k in bits(old):
             support[k] -= 1
         dead -= not old & live
         board = self.board
@@ -84,9 +79,9 @@ class Planner:
                 after = allowed_kinds(neighbour_tiles(board, near), self.rules)
                 if before == after:
                     continue
-                for k in _bits(before & ~after):
+                for k in bits(before & ~after):
                     support[k] -= 1
-                for k in _bits(after & ~before):
+                for k in bits(after & ~before):
                     support[k] += 1
                 was_dead = bool(before) and not before & live
                 dead += (not after & live) - was_dead
@@ -94,7 +89,7 @@ class Planner:
             board[cell] = EMPTY
         risk = 0.0
         cap = len(RISK) - 1
-        for k in _bits(live):
+        for k in bits(live):
             risk += self.counts[k] * RISK[min(support[k], cap)]
         slack = (self.empty - 1 - dead) - self.tiles_to_come
         shortfall = max(0, SLACK_WANTED - slack)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from gridgames.core.bits import bits
 from gridgames.core.errors import BadInput
 from gridgames.core.rng import Rng
 
@@ -116,7 +117,7 @@ def allowed_kinds(neighbours: tuple[int, ...], rules: str) -> int:
         return mask
     need = 2 if len(neighbours) == 4 else 1
     out = 0
-    for kind in _bits(mask):
+    for kind in bits(mask):
         by_colour = sum(colour(t) == colour(kind) for t in neighbours)
         by_image = sum(image(t) == image(kind) for t in neighbours)
         if by_colour >= need and by_image >= need:
@@ -124,8 +125,3 @@ def allowed_kinds(neighbours: tuple[int, ...], rules: str) -> int:
     return out
 
 
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

@@ -19,20 +19,14 @@ Each step is recorded (technique, why, placements placed or ruled out) for hints
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from gridgames.core.bits import bits
 from gridgames.games.twomino.board import SYMBOLS, Layout, layout, pair_index, pair_of_index
 
 LEVELS = ("trivial", "basic", "hard")
 
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 @dataclass
@@ -98,7 +92,7 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, list[int] | No
         # Branch on the cell or the pair value with the fewest placements left.
         best_mask = _fewest(puzzle.cell_mask, cells, alive, (0, 1 << 30))
         best_mask = _fewest(puzzle.value_mask, values, alive, best_mask)
-        for p in _bits(best_mask[0]):
+        for p in bits(best_mask[0]):
             a, b = puzzle.cells_of(p)
             chosen.append(p)
             search(alive & ~puzzle.conflict[p], cells & ~(1 << a) & ~(1 << b),
@@ -114,7 +108,7 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> tuple[int, list[int] | No
 def _fewest(masks: list[int], which: int, alive: int, best: tuple[int, int]) -> tuple[int, int]:
     """(placements, count) of the entry of `which` with the fewest alive placements, if fewer
     than best's."""
-    for index in _bits(which):
+    for index in bits(which):
         if best[1] <= 1:
             break
         mask = masks[index] & alive
@@ -177,13 +171,13 @@ class _Deducer:
         self.free_values.discard(self.p.values[p])
         self.placed.append(p)
         self.alive &= ~(1 << p)
-        self.steps.append(Step(LEVELS[level], why, [p], list(_bits(gone))))
+        self.steps.append(Step(LEVELS[level], why, [p], list(bits(gone))))
         self.hardest = max(self.hardest, level)
 
     def rule_out(self, mask: int, level: int, why: str) -> None:
         mask &= self.alive
         self.alive &= ~mask
-        self.steps.append(Step(LEVELS[level], why, [], list(_bits(mask))))
+        self.steps.append(Step(LEVELS[level], why, [], list(bits(mask))))
         self.hardest = max(self.hardest, level)
 
     def run(self) -> bool:
@@ -225,7 +219,7 @@ class _Deducer:
     def basic(self) -> bool:
         for cell in sorted(self.free_cells):
             mask = self.p.cell_mask[cell] & self.alive
-            values = {self.p.values[p] for p in _bits(mask)}
+            values = {self.p.values[p] for p in bits(mask)}
             if len(values) == 1:
                 value = values.pop()
                 elsewhere = self.p.value_mask[value] & self.alive & ~mask
@@ -234,7 +228,7 @@ class _Deducer:
                     self.rule_out(elsewhere, 1, f"every domino on {self.p.lay.grid.cell_name(cell)}"
                                   f" is {SYMBOLS[hi]}{SYMBOLS[lo]}, so it is nowhere else")
                     return True
-        for p in _bits(self.alive):
+        for p in bits(self.alive):
             rest = self.alive & ~self.p.conflict[p]
             a, b = self.p.cells_of(p)
             forced: dict[int, int] = {}  # cell -> its one remaining placement
@@ -257,7 +251,7 @@ class _Deducer:
                     self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave pair "
                                   f"{SYMBOLS[hi]}{SYMBOLS[lo]} no place")
                     return True
-        for p in _bits(self.alive):
+        for p in bits(self.alive):
             if self._cuts_odd_region(p):
                 self.rule_out(1 << p, 1, f"{self.p.describe(p)} would cut off an odd number "
                               "of cells")
@@ -279,7 +273,7 @@ class _Deducer:
             while stack:
                 cell = stack.pop()
                 size += 1
-                for q in _bits(self.p.cell_mask[cell] & alive):
+                for q in bits(self.p.cell_mask[cell] & alive):
                     x, y = self.p.cells_of(q)
                     near = y if x == cell else x
                     if near in free and near not in seen:
@@ -297,7 +291,7 @@ class _Deducer:
             double = pair_index(symbol, symbol)
             options = []
             for cell in cells:
-                values = {self.p.values[q] for q in _bits(self.p.cell_mask[cell] & self.alive)}
+                values = {self.p.values[q] for q in bits(self.p.cell_mask[cell] & self.alive)}
                 options.append(values)
             usable = [i for i, values in enumerate(options) if double not in values]
             for size in range(2, len(usable) + 1):

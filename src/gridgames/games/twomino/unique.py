@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gridgames.core.bits import bits
 from gridgames.core.rng import Rng
 from gridgames.games.twomino.generator import Board, shuffled
-from gridgames.games.twomino.solver import LEVELS, Puzzle, _bits, _Deducer, deduce
+from gridgames.games.twomino.solver import LEVELS, Puzzle, _Deducer, deduce
 
 MAX_TRIES = 10_000
 
@@ -37,7 +38,7 @@ def unique_puzzle(n: int, level: str, rng: Rng) -> Made:
                   if board.partner[puzzle.cells_of(p)[0]] == puzzle.cells_of(p)[1]}
         locked: set[int] = set()
         while not deducer.run():
-            wrong = [p for p in _bits(deducer.alive) if p not in answer]
+            wrong = [p for p in bits(deducer.alive) if p not in answer]
             pick = rng.choice(wrong)
             locked.add(puzzle.bars[pick])
             deducer.give(pick)
