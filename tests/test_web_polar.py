@@ -16,7 +16,7 @@ WASD = {"U": "w", "D": "s", "L": "a", "R": "d"}
 
 
 def moves_shown(page, n):
-    expect(page.locator("#polar-info")).to_contain_text(f"Moves {n}")
+    expect(page.locator("#polar-info")).to_have_text(re.compile(rf"^Moves {n}\b"))
 
 
 def test_level_1_to_the_win_with_the_keyboard(page, server_url):
@@ -33,9 +33,12 @@ def test_level_1_to_the_win_with_the_keyboard(page, server_url):
     moves_shown(page, 1)
     page.keyboard.press("Shift+R")
     moves_shown(page, 0)
+    # Keys pressed faster than the server answers are queued, not lost or reordered:
+    # the page is only waited on every tenth move.
     for number, move in enumerate(solution, 1):
         page.keyboard.press(KEYS[move] if number % 2 else WASD[move])
-        moves_shown(page, number)
+        if number % 10 == 0:
+            moves_shown(page, number)
         if number == 30:
             screenshot(page, "polar-level-1-midway")
     expect(page.locator("#status-text")).to_have_text(f"Level solved in {len(solution)} moves!")

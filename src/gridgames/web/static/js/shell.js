@@ -175,17 +175,26 @@ function setThinking(value) {
 
 // --- actions ---
 
-async function act(method, path, body, options = { animate: true }) {
+// Actions go to the server one at a time, in the order the person made them: keys pressed
+// faster than the server answers are queued, and an older answer never overwrites a newer one.
+let actions = Promise.resolve();
+
+function act(method, path, body, options = { animate: true }) {
   token++;
   hintMove = null;
   setThinking(false);
-  try {
-    show(await api(method, path, body), options);
-    return true;
-  } catch (error) {
-    showNotice(error.message);
-    return false;
-  }
+  const run = async () => {
+    try {
+      show(await api(method, path, body), options);
+      return true;
+    } catch (error) {
+      showNotice(error.message);
+      return false;
+    }
+  };
+  const done = actions.then(run);
+  actions = done;
+  return done;
 }
 
 function playMove(move) {
