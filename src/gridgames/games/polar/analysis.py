@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from gridgames.games.polar.board import GRID, HEART, HOUSE, TREE, step
+from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, MOUNTAIN, TREE, step
 
 NEVER = 1 << 20
 DIRS = "UDLR"
@@ -66,3 +66,22 @@ def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:
     """Hearts that can never reach a house: while there is one, the level is lost."""
     far = heart_pushes(board)
     return [c for c, t in enumerate(board) if t == HEART and far[c] >= NEVER]
+
+
+def bombable_mountains(board: tuple[int, ...] | bytes) -> set[int]:
+    """Mountains a bomb might one day meet: there is a bomb, and on some side of the mountain
+    a cell a bomb can be on (not a tree or house) with, behind it, a cell the bomb can come
+    from or the penguin push from (on the board, not a house). The others stand forever."""
+    if BOMB not in board:
+        return set()
+    found = set()
+    for cell, tile in enumerate(board):
+        if tile != MOUNTAIN:
+            continue
+        for d in DIRS:
+            near = step(cell, BEHIND[d])
+            far = None if near is None else step(near, BEHIND[d])
+            if near is not None and far is not None and board[near] not in (TREE, HOUSE) \
+                    and board[far] != HOUSE:
+                found.add(cell)
+    return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from gridgames.core.errors import BadInput
@@ -17,7 +18,7 @@ from gridgames.games.polar.levels import (
     stge_to_hex,
     write_pack,
 )
-from gridgames.games.polar.solver import MOVES, PUSHES, solve
+from gridgames.games.polar.solver import MOVES, PUSHES, Solution, solve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,8 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--objective", default=MOVES, choices=(MOVES, PUSHES),
                    help="shortest in moves (default) or fewest pushes")
     p.add_argument("--seconds", type=float, default=60.0, help="time limit per level")
+    p.add_argument("--search", default="auto", choices=("auto", "astar", "width"),
+                   help="astar: proven shortest when it finishes; width: best-first width "
+                   "search over pushes, fast but not proven; auto (default): A* for up to "
+                   "half the time, then the width search")
     p.add_argument("--weight", type=float, default=1.0,
-                   help="above 1: faster best-first search, solutions not proven shortest")
+                   help="A* only, above 1: faster, solutions not proven shortest")
     p.set_defaults(run=cmd_solve)
 
     p = commands.add_parser("generate", help="make new solvable levels, easiest first")
@@ -61,9 +66,12 @@ def _pick(levels: tuple[Level, ...] | list[Level], number: int | None) -> list[L
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
     levels = load_levels(args.levels) if args.levels else builtin_pack()
     numbers = range(1, len(levels) + 1) if args.level is None else [args.level]
+    if not 0 < args.seconds <= 86400:
+        raise BadInput("--seconds must be above 0 and at most a day")
+    if not 1 <= args.weight <= 100:
+        raise BadInput("--weight must be from 1 to 100")
     for number, level in zip(numbers, _pick(levels, args.level), strict=True):
-        found = solve(level.board, level.penguin, args.objective, weight=args.weight,
-                      max_seconds=args.seconds, max_states=50_000_000)
+        found = _solve_level(level, args)
         name = level.name or f"level {number}"
         if found.moves is None:
             why = "no solution" if found.complete else f"not solved within {args.seconds:g} s"
@@ -74,6 +82,21 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{number} {name}: {''.join(found.moves)}", file=out)
         print(f"  {len(found.moves)} moves, {found.pushes} pushes; {proof}; "
               f"{found.expanded} states, {found.seconds:.1f} s", file=out)
+
+
+def _solve_level(level: Level, args: argparse.Namespace) -> Solution:
+    def search(objective: str, width: bool, seconds: float) -> Solution:
+        return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
+                     max_seconds=seconds, max_states=200_000_000)
+
+    if args.search != "auto":
+        return search(args.objective, args.search == "width", args.seconds)
+    first = search(args.objective, False, args.seconds / 2)
+    if first.moves is not None or first.complete:
+        return first
+    second = search(PUSHES, True, args.seconds - first.seconds)
+    return replace(second, expanded=first.expanded + second.expanded,
+                   seconds=first.seconds + second.seconds)
 
 
 def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:

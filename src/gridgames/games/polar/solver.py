@@ -27,6 +27,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+import numpy as np
+
 from gridgames.games.polar.analysis import NEVER, heart_pushes
 from gridgames.games.polar.board import (
     BOMB,
@@ -46,6 +48,7 @@ NEXT = tuple(tuple(-1 if (n := step(c, d)) is None else n for d in ORDER)
 OFF_BOARD = 255  # stands for the edge in the fast push below
 MOVABLE_CODES = (ICE, HEART, BOMB)
 MOVES, PUSHES = "moves", "pushes"
+_NXT = np.array(NEXT, dtype=np.int16)
 
 
 @dataclass(frozen=True)
@@ -152,12 +155,55 @@ def hearts_bound(cells: bytes, far: tuple[int, ...]) -> int:
 
 def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
           weight: float = 1.0, max_states: int = 3_000_000,
-          max_seconds: float = 120.0) -> Solution:
-    """A* from a position, counting moves (walking + pushes) or pushes only.
+          max_seconds: float = 120.0, engine: str = "fast", width: bool = False) -> Solution:
+    """A* from a position, counting moves (walking + pushes) or pushes only, by the compiled
+    kernel (engine "fast", fastsolver.py) or the reference below (engine "python").
+    `width`: a best-first width search instead (kernel only): no proof, but it finds
+    solutions A* cannot reach in time (see fastsolver.run)."""
+    board = bytes(board)
+    if engine == "fast" and board.count(MOUNTAIN) <= 62:  # the kernel keys mountains in 64 bits
+        return _solve_fast(board, penguin, objective, weight, max_states, max_seconds, width)
+    if width:
+        raise ValueError("the width search needs the compiled engine and at most 62 mountains")
+    return _solve_python(board, penguin, objective, weight, max_states, max_seconds)
 
-    For MOVES a state is (board, cell the penguin pushed from). For PUSHES walking is free, so
-    states whose penguins share a region are the same: they are merged when taken off the
-    queue, keyed by the region's first cell."""
+
+def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_states: int,
+                max_seconds: float, width: bool) -> Solution:
+    from gridgames.games.polar import fastsolver as fast
+
+    start_time = time.monotonic()
+    if HEART not in start:
+        return Solution([], 0, 0, True, True, 0.0)
+    if hearts_bound(start, heart_pushes(start)) >= NEVER:
+        return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
+    search = fast.Search(start, penguin, objective == PUSHES, width)
+    weight4 = max(4, round(4 * weight))
+    status = fast.RUNNING
+    while status in (fast.RUNNING, fast.FULL):
+        if status == fast.FULL:
+            search.grow()
+        expanded = int(search.meta[fast.EXPANDED])
+        if expanded >= max_states or time.monotonic() - start_time > max_seconds:
+            return Solution(None, 0, expanded, False, False, time.monotonic() - start_time)
+        status = search.run(_NXT, weight4, NEVER, 20_000)
+    expanded = int(search.meta[fast.EXPANDED])
+    seconds = time.monotonic() - start_time
+    if status == fast.EXHAUSTED:  # every branch ran out: no solution (also for width)
+        return Solution(None, 0, expanded, False, True, seconds)
+    pushes = search.pushes(int(search.meta[fast.GOAL]))
+    optimal = weight4 == 4 and not width
+    if not optimal:
+        pushes = shorten(start, penguin, pushes)
+    moves = moves_of_pushes(start, penguin, pushes)
+    return Solution(moves, len(pushes), expanded, optimal, True, time.monotonic() - start_time)
+
+
+def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, weight: float,
+                  max_states: int, max_seconds: float) -> Solution:
+    """The reference A*. For MOVES a state is (board, cell the penguin pushed from). For
+    PUSHES walking is free, so states whose penguins share a region are the same: they are
+    merged when taken off the queue, keyed by the region's first cell."""
     start_time = time.monotonic()
     start = bytes(board)
     far = heart_pushes(start)
@@ -233,36 +279,83 @@ def _distance(layers: list[int], cell: int) -> int | None:
 
 def _found(key: bytes, parent: dict[bytes, tuple[bytes, int, int]], start_key: bytes,
            expanded: int, optimal: bool, start_time: float) -> Solution:
-    pushes = sum(1 for _ in _chain(key, parent, start_key))
-    return Solution(_replay_moves(key, parent, start_key), pushes, expanded, optimal, True,
-                    time.monotonic() - start_time)
-
-
-def _chain(key: bytes, parent: dict[bytes, tuple[bytes, int, int]], start_key: bytes):
+    pushes = []
     while key != start_key:
-        yield parent[key]
-        key = parent[key][0]
+        key, cell, d = parent[key]
+        pushes.append((cell, d))
+    board, penguin = start_key[:-1], start_key[-1]
+    return Solution(moves_of_pushes(board, penguin, pushes[::-1]), len(pushes), expanded,
+                    optimal, True, time.monotonic() - start_time)
 
 
-def _replay_moves(key: bytes, parent: dict[bytes, tuple[bytes, int, int]],
-                  start_key: bytes) -> list[str]:
-    steps = list(_chain(key, parent, start_key))[::-1]
+Push = tuple[int, int]  # (the cell the penguin pushes from, direction index in ORDER)
+
+
+def replay_pushes(board: bytes, penguin: int, pushes: list[Push]) -> list[str] | None:
+    """The moves of a push list (the shortest walk before each push), or None when some push
+    cannot be made (its cell out of the penguin's reach, or nothing would move). Stops at
+    the win, so pushes after it are dropped."""
     moves: list[str] = []
-    for before, cell, d in steps:
-        moves.extend(walk_path(before[:-1], before[-1], cell))
+    for cell, d in pushes:
+        if HEART not in board:
+            break
+        reach = 0
+        for layer in walk_layers(board, penguin):
+            reach |= layer
+        target = NEXT[cell][d]
+        if not reach >> cell & 1 or target < 0:
+            return None
+        after = push(board, target, d)
+        if after is None:
+            return None
+        moves.extend(walk_path(board, penguin, cell))
         moves.append(ORDER[d])
+        board, penguin = after, cell
+    return moves if HEART not in board else None
+
+
+def moves_of_pushes(board: bytes, penguin: int, pushes: list[Push]) -> list[str]:
+    moves = replay_pushes(board, penguin, pushes)
+    assert moves is not None, "a search's own solution replays"
     return moves
 
 
+def shorten(board: bytes, penguin: int, pushes: list[Push]) -> list[Push]:
+    """Drop pushes a winning push list can do without: each push, then each pair of pushes,
+    is left out in turn and kept out when the rest still wins (a best-first search often
+    makes pushes it did not need). Repeats until nothing more can go."""
+    def wins(candidate: list[Push]) -> bool:
+        return replay_pushes(board, penguin, candidate) is not None
+
+    changed = True
+    while changed:
+        changed = False
+        for i in reversed(range(len(pushes))):
+            if i < len(pushes) and wins(pushes[:i] + pushes[i + 1:]):
+                pushes = pushes[:i] + pushes[i + 1:]
+                changed = True
+        if changed:
+            continue
+        for i in range(len(pushes)):
+            for j in range(i + 1, len(pushes)):
+                candidate = pushes[:i] + pushes[i + 1:j] + pushes[j + 1:]
+                if wins(candidate):
+                    pushes, changed = candidate, True
+                    break
+            if changed:
+                break
+    return pushes
+
+
 def solve_moves(board: tuple[int, ...], penguin: int, hearts: int) -> list[str] | None:
-    """For the game's Solve and Hint: a shortest solution when one is found within the limits,
-    else a best-first one, else None."""
+    """For the game's Solve and Hint: a shortest solution when A* finds one within seconds,
+    else one from the width search, else None."""
     del hearts  # the board shows every heart
     result = solve(board, penguin, max_seconds=3.0)
-    for weight in (1.0, 3.0):
-        if result.moves is not None or result.complete:
-            break
-        result = solve(board, penguin, PUSHES, weight=weight, max_seconds=20.0)
+    if result.moves is None and not result.complete:
+        many_mountains = bytes(board).count(MOUNTAIN) > 62
+        result = solve(board, penguin, PUSHES, weight=3.0 if many_mountains else 1.0,
+                       width=not many_mountains, max_seconds=30.0)
     return result.moves
 
 

@@ -1,0 +1,531 @@
+"""The Polar solver compiled with numba: the search of solver.py (which stays the readable
+reference the tests check this against) on flat arrays, tens of times faster.
+
+A state is a row of 104 bytes: the 96 cells, then the penguin key (its cell when counting
+moves, its walking region's first cell when counting pushes), then padding, so that a row
+reads as 13 64-bit words for hashing and comparing. States live in growing arrays; an
+open-addressing hash table finds them; a binary heap of packed int64 keys orders them. The
+kernel runs a slice of expansions per call and keeps everything in the arrays, so the Python
+side can watch the clock, grow the arrays when they fill, and call it again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from gridgames.games.polar.analysis import bombable_mountains
+from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
+
+ROW_BYTES = 104
+ROW_WORDS = ROW_BYTES // 8
+KEY = GRID.size  # byte 96: the penguin key
+CELLS = GRID.size
+COLS = GRID.cols
+OFF = 255  # the edge, in the push below
+RUNNING, SOLVED, EXHAUSTED, FULL = range(4)
+# meta slots
+N_STATES, HEAP_N, EXPANDED, GOAL = range(4)
+TABLES = 4096  # relaxed tables kept, one per set of mountains standing
+G_BITS = 24  # heap key: priority in the high bits, then (2^24 - 1 - g): deeper first on ties
+
+
+@njit(cache=True)
+def _hash(row64):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(ROW_WORDS):
+        h ^= row64[i]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True)
+def _same(a64, b64):
+    for i in range(ROW_WORDS):
+        if a64[i] != b64[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _meet(cells, pos, tile, ahead, next_tile):
+    if tile == HEART and next_tile == HOUSE:
+        cells[pos] = EMPTY
+        return True
+    if tile == BOMB and next_tile == MOUNTAIN:
+        cells[pos] = EMPTY
+        cells[ahead] = EMPTY
+        return True
+    return False
+
+
+@njit(cache=True)
+def _push(cells, target, d, nxt):
+    """Push the movable on target in direction d, in place; False when nothing changes (then
+    cells are untouched). Same outcome as solver.push."""
+    tile = cells[target]
+    ahead = nxt[target, d]
+    next_tile = OFF if ahead < 0 else cells[ahead]
+    pos = target
+    if next_tile == EMPTY:
+        while next_tile == EMPTY:
+            cells[ahead] = tile
+            cells[pos] = EMPTY
+            pos = ahead
+            ahead = nxt[pos, d]
+            next_tile = OFF if ahead < 0 else cells[ahead]
+        if tile != ICE:
+            _meet(cells, pos, tile, ahead, next_tile)
+        return True
+    if tile == ICE:
+        cells[target] = EMPTY
+        return True
+    return _meet(cells, target, tile, ahead, next_tile)
+
+
+@njit(cache=True)
+def _walk(cells, start, nxt, dist, queue):
+    """Breadth-first walking distances from start (-1: out of reach); returns the region's
+    first cell."""
+    for i in range(CELLS):
+        dist[i] = -1
+    dist[start] = 0
+    queue[0] = start
+    head, tail, first = 0, 1, start
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for d in range(4):
+            n = nxt[cell, d]
+            if n >= 0 and dist[n] < 0 and (cells[n] == EMPTY or cells[n] == TREE):
+                dist[n] = dist[cell] + 1
+                queue[tail] = n
+                tail += 1
+                if n < first:
+                    first = n
+    return first
+
+
+@njit(cache=True)
+def _region_first(cells, start):
+    """The first cell of the penguin's walking region, by a flood fill on one bit mask per
+    row (24 bits each): much cheaper than a breadth-first walk, done for every child."""
+    free = np.zeros(4, np.uint32)
+    for r in range(4):
+        m = np.uint32(0)
+        for c in range(COLS):
+            t = cells[r * COLS + c]
+            if t == EMPTY or t == TREE:
+                m |= np.uint32(1) << np.uint32(c)
+        free[r] = m
+    seen = np.zeros(4, np.uint32)
+    seen[start // COLS] = np.uint32(1) << np.uint32(start % COLS)
+    full = np.uint32((1 << COLS) - 1)
+    changed = True
+    while changed:
+        changed = False
+        for r in range(4):
+            grow = seen[r] | (seen[r] << np.uint32(1)) | (seen[r] >> np.uint32(1))
+            if r > 0:
+                grow |= seen[r - 1]
+            if r < 3:
+                grow |= seen[r + 1]
+            grow &= free[r] & full
+            grow |= seen[r]
+            if grow != seen[r]:
+                seen[r] = grow
+                changed = True
+    for r in range(4):
+        if seen[r]:
+            low = seen[r] & (~seen[r] + np.uint32(1))
+            c = 0
+            while low > np.uint32(1):
+                low >>= np.uint32(1)
+                c += 1
+            return r * COLS + c
+    return start
+
+
+@njit(cache=True)
+def _relaxed(cells, bombable, nxt, never, far, extra):
+    """The relaxed game of analysis.py with mountains: for a heart on each cell, the fewest
+    pushes to a house (far) and a lower bound on the mountains bombs must clear first
+    (extra), each minimised on its own. A heart moves in a line and may stop anywhere on it,
+    never crosses a tree or a mountain no bomb can reach, and enters the first house;
+    crossing a bombable mountain, or standing on one to push, needs that mountain bombed
+    first. extra takes the most mountains of any one push of the path, not the sum: a path
+    may cross the same cell twice, and a bound must not count it twice."""
+    for i in range(CELLS):
+        far[i] = never
+        extra[i] = never
+    changed = True
+    while changed:
+        changed = False
+        for c in range(CELLS):
+            t = cells[c]
+            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
+                continue
+            best_far, best_extra = far[c], extra[c]
+            for d in range(4):
+                stand = nxt[c, d ^ 1]
+                if stand < 0 or cells[stand] == HOUSE:
+                    continue
+                cross = 0
+                if cells[stand] == MOUNTAIN:
+                    if not bombable[stand]:
+                        continue
+                    cross = 1
+                at = nxt[c, d]
+                while at >= 0:
+                    ta = cells[at]
+                    if ta == TREE:
+                        break
+                    if ta == HOUSE:
+                        best_far = min(best_far, 1)
+                        best_extra = min(best_extra, cross)
+                        break
+                    if ta == MOUNTAIN:
+                        if not bombable[at]:
+                            break
+                        cross += 1
+                    if far[at] < never:
+                        best_far = min(best_far, 1 + far[at])
+                    if extra[at] < never:
+                        best_extra = min(best_extra, max(cross, extra[at]))
+                    at = nxt[at, d]
+            if best_far < far[c] or best_extra < extra[c]:
+                far[c], extra[c] = best_far, best_extra
+                changed = True
+
+
+@njit(cache=True)
+def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, extra_rows, scratch):
+    """A lower bound on the pushes left (never when the level is lost): the hearts' relaxed
+    pushes, plus the most mountains any one heart needs cleared (each costs a bomb push; a
+    mountain cleared helps every heart, so the most, not the sum). A heart needing more
+    mountains cleared than there are bombs is dead. The relaxed tables depend on which
+    mountains still stand and whether a bomb is left, so they are cached by that key."""
+    key = 0
+    bombs = 0
+    hearts = 0
+    for i in range(CELLS):
+        t = cells[i]
+        if t == MOUNTAIN:
+            key |= 1 << (mountain_id[i] + 1)
+        elif t == BOMB:
+            bombs += 1
+        elif t == HEART:
+            hearts += 1
+    if hearts == 0:
+        return 0
+    if bombs > 0:
+        key |= 1
+    row = -1
+    if key in tables:
+        row = tables[key]
+    else:
+        row = len(tables)
+        if row >= far_rows.shape[0]:
+            row = far_rows.shape[0] - 1  # full: recompute into the last row each time
+        else:
+            tables[key] = row
+        for i in range(CELLS):
+            scratch[i] = bombable[i] if bombs > 0 else 0
+        _relaxed(cells, scratch, nxt, never, far_rows[row], extra_rows[row])
+    far, extra = far_rows[row], extra_rows[row]
+    total = 0
+    need = 0
+    for i in range(CELLS):
+        if cells[i] == HEART:
+            if far[i] >= never or extra[i] > bombs:
+                return never
+            total += far[i]
+            need = max(need, extra[i])
+    return total + need
+
+
+ATOMS = 5 * CELLS  # novelty facts: ice, heart or bomb on a cell, a mountain gone, the penguin
+
+
+@njit(cache=True)
+def _novelty(cells, mountain_id, part, seen1, seen2, atoms):
+    """Best-first width search (Lipovetzky and Geffner): a state's novelty is 1 when it makes
+    some fact true for the first time among the states of its partition (an object on a
+    cell, a mountain gone, the penguin's region), 2 when it does so for some pair of facts,
+    else 3. Lower novelty goes first: it pulls the search off the plateaus where the bound
+    does not change."""
+    hb = min(part, seen1.shape[0] - 1)
+    n = 0
+    for c in range(CELLS):
+        t = cells[c]
+        if t == ICE:
+            atoms[n] = c
+        elif t == HEART:
+            atoms[n] = CELLS + c
+        elif t == BOMB:
+            atoms[n] = 2 * CELLS + c
+        elif t == EMPTY and mountain_id[c] >= 0:
+            atoms[n] = 3 * CELLS + c
+        else:
+            continue
+        n += 1
+    atoms[n] = 4 * CELLS + cells[KEY]
+    n += 1
+    novelty = 3
+    for a in range(n):
+        if not seen1[hb, atoms[a]]:
+            seen1[hb, atoms[a]] = 1
+            novelty = 1
+    if hb >= seen2.shape[0]:
+        return novelty
+    for a in range(n):
+        for b in range(a + 1, n):
+            if not seen2[hb, atoms[a], atoms[b]]:
+                seen2[hb, atoms[a], atoms[b]] = 1
+                novelty = min(novelty, 2)
+    return novelty
+
+
+@njit(cache=True)
+def _count(cells, tile):
+    n = 0
+    for i in range(CELLS):
+        if cells[i] == tile:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _no_hearts(cells):
+    for i in range(CELLS):
+        if cells[i] == HEART:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _heap_push(heap_key, heap_idx, n, key, idx):
+    i = n
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap_key[parent] <= key:
+            break
+        heap_key[i] = heap_key[parent]
+        heap_idx[i] = heap_idx[parent]
+        i = parent
+    heap_key[i] = key
+    heap_idx[i] = idx
+
+
+@njit(cache=True)
+def _heap_pop(heap_key, heap_idx, n):
+    """Remove the smallest entry of a heap of n; returns its index (the heap then has n-1)."""
+    top = heap_idx[0]
+    n -= 1
+    key, idx = heap_key[n], heap_idx[n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and heap_key[child + 1] < heap_key[child]:
+            child += 1
+        if heap_key[child] >= key:
+            break
+        heap_key[i] = heap_key[child]
+        heap_idx[i] = heap_idx[child]
+        i = child
+    heap_key[i] = key
+    heap_idx[i] = idx
+    return top
+
+
+@njit(cache=True)
+def _find_or_add(states64, hashes, table, meta, row64, h):
+    """The index of the state equal to row64, adding it when new; -1 - index when added."""
+    mask = np.uint64(table.size - 1)
+    slot = h & mask
+    while True:
+        at = table[slot]
+        if at < 0:
+            n = meta[N_STATES]
+            states64[n, :] = row64
+            hashes[n] = h
+            table[slot] = n
+            meta[N_STATES] = n + 1
+            return -1 - n
+        if hashes[at] == h and _same(states64[at], row64):
+            return at
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def rehash(hashes, n, table):
+    table[:] = -1
+    mask = np.uint64(table.size - 1)
+    for i in range(n):
+        slot = hashes[i] & mask
+        while table[slot] >= 0:
+            slot = (slot + np.uint64(1)) & mask
+        table[slot] = i
+
+
+@njit(cache=True)
+def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
+        heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, slice_size,
+        child8, child64, mountain_id, bombable, tables, far_rows, extra_rows, seen1, seen2):
+    """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
+    or FULL (grow the arrays and call again).
+
+    Not width: A* on g + weight4 / 4 * bound; weight4 = 4 is plain A*, whose goal is tested
+    when taken off the heap, so the first goal is cheapest. Width: best-first width search,
+    ordered by novelty, then bound, deeper first; goals are taken when generated. Novelty is
+    counted among the states with as many hearts left: tried against the bound as the
+    partition, this solved all six original levels where that did not."""
+    capacity = states8.shape[0]
+    dist = np.empty(CELLS, np.int32)
+    queue = np.empty(CELLS, np.int32)
+    g_cap = (1 << G_BITS) - 1
+    scratch = np.empty(CELLS, np.uint8)
+    atoms = np.empty(CELLS + 1, np.int32)
+    for _ in range(slice_size):
+        if meta[N_STATES] + 4 * CELLS >= capacity or meta[HEAP_N] + 4 * CELLS >= heap_key.size:
+            return FULL
+        if meta[HEAP_N] == 0:
+            return EXHAUSTED
+        idx = _heap_pop(heap_key, heap_idx, meta[HEAP_N])
+        meta[HEAP_N] -= 1
+        if closed[idx]:
+            continue
+        cells = states8[idx]
+        closed[idx] = 1
+        if not width and weight4 == 4 and _no_hearts(cells):
+            meta[GOAL] = idx
+            return SOLVED
+        meta[EXPANDED] += 1
+        _walk(cells, pushed_from[idx], nxt, dist, queue)
+        for target in range(CELLS):
+            tile = cells[target]
+            if tile != ICE and tile != HEART and tile != BOMB:
+                continue
+            for d in range(4):
+                stand = nxt[target, d ^ 1]  # directions U, D, L, R: d ^ 1 is the opposite
+                if stand < 0 or dist[stand] < 0:
+                    continue
+                child8[:] = cells
+                if not _push(child8, target, d, nxt):
+                    continue
+                h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
+                           extra_rows, scratch)
+                if h >= never:
+                    continue
+                step = 1 if count_pushes else dist[stand] + 1
+                g = cost[idx] + step
+                if g >= g_cap:
+                    continue
+                child8[KEY] = _region_first(child8, stand) if count_pushes else stand
+                found = _find_or_add(states64, hashes, table, meta, child64, _hash(child64))
+                if found < 0:
+                    at = -1 - found
+                elif closed[found] or cost[found] <= g:
+                    continue
+                else:
+                    at = found
+                cost[at] = g
+                parent[at] = idx
+                pushed_from[at] = stand
+                direction[at] = d
+                if (width or weight4 != 4) and h == 0:
+                    meta[GOAL] = at
+                    return SOLVED
+                if width:
+                    novelty = _novelty(child8, mountain_id, _count(child8, HEART), seen1, seen2,
+                                       atoms)
+                    key = (((novelty << 16) | min(h, 0xFFFF)) << G_BITS) | (g_cap - g)
+                else:
+                    key = ((4 * g + weight4 * h) << G_BITS) | (g_cap - g)
+                _heap_push(heap_key, heap_idx, meta[HEAP_N], key, at)
+                meta[HEAP_N] += 1
+    return RUNNING
+
+
+class Search:
+    """The arrays of one search, grown (doubled) whenever the kernel says FULL."""
+
+    def __init__(self, start: bytes, penguin: int, count_pushes: bool, width: bool = False,
+                 capacity: int = 1 << 16):
+        self.count_pushes = count_pushes
+        self.width = width
+        self.states8 = np.zeros((capacity, ROW_BYTES), np.uint8)
+        self.hashes = np.zeros(capacity, np.uint64)
+        self.cost = np.zeros(capacity, np.int32)
+        self.parent = np.full(capacity, -1, np.int32)
+        self.pushed_from = np.zeros(capacity, np.int16)
+        self.direction = np.zeros(capacity, np.int8)
+        self.closed = np.zeros(capacity, np.uint8)
+        parts = GRID.size + 1 if width else 1  # by hearts left; pairs for up to 31 hearts
+        self.seen1 = np.zeros((parts, ATOMS), np.uint8)
+        self.seen2 = np.zeros((min(parts, 32), ATOMS, ATOMS), np.uint8)
+        self.table = np.full(2 * capacity, -1, np.int32)
+        self.heap_key = np.zeros(capacity, np.int64)
+        self.heap_idx = np.zeros(capacity, np.int32)
+        self.meta = np.zeros(4, np.int64)
+        self.meta[GOAL] = -1
+        row = np.zeros(ROW_BYTES, np.uint8)
+        row[:CELLS] = np.frombuffer(start, np.uint8)
+        row[KEY] = _region_first(row, penguin) if count_pushes else penguin
+        # Relaxed tables by mountains standing (analysis.bombable_mountains says which can go).
+        self.mountain_id = np.full(CELLS, -1, np.int32)
+        mountains = [c for c, t in enumerate(start) if t == MOUNTAIN]
+        if len(mountains) > 62:
+            raise ValueError("a level has at most 62 mountains")  # they key a 64-bit mask
+        self.mountain_id[mountains] = np.arange(len(mountains), dtype=np.int32)
+        self.bombable = np.zeros(CELLS, np.uint8)
+        self.bombable[list(bombable_mountains(start))] = 1
+        self.tables = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.far_rows = np.zeros((TABLES, CELLS), np.int32)
+        self.extra_rows = np.zeros((TABLES, CELLS), np.int32)
+        self.child8 = np.zeros(ROW_BYTES, np.uint8)
+        self.child64 = self.child8.view(np.uint64)
+        added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
+                             row.view(np.uint64), np.uint64(_hash(row.view(np.uint64))))
+        assert added == -1
+        self.pushed_from[0] = penguin
+        self.heap_idx[0] = 0
+        self.meta[HEAP_N] = 1
+
+    def grow(self) -> None:
+        def bigger(a: np.ndarray, fill: int = 0) -> np.ndarray:
+            out = np.full((2 * a.shape[0], *a.shape[1:]), fill, a.dtype)
+            out[:a.shape[0]] = a
+            return out
+
+        self.states8 = bigger(self.states8)
+        self.hashes = bigger(self.hashes)
+        self.cost = bigger(self.cost)
+        self.parent = bigger(self.parent, -1)
+        self.pushed_from = bigger(self.pushed_from)
+        self.direction = bigger(self.direction)
+        self.closed = bigger(self.closed)
+        self.heap_key = bigger(self.heap_key)
+        self.heap_idx = bigger(self.heap_idx)
+        self.table = np.full(2 * self.states8.shape[0], -1, np.int32)
+        rehash(self.hashes, int(self.meta[N_STATES]), self.table)
+
+    def run(self, nxt: np.ndarray, weight4: int, never: int, slice_size: int) -> int:
+        return run(self.states8, self.states8.view(np.uint64), self.hashes, self.cost,
+                   self.parent, self.pushed_from, self.direction, self.closed, self.table,
+                   self.heap_key, self.heap_idx, self.meta, nxt, self.count_pushes, weight4,
+                   self.width, never, slice_size, self.child8, self.child64,
+                   self.mountain_id, self.bombable, self.tables, self.far_rows,
+                   self.extra_rows, self.seen1, self.seen2)
+
+    def pushes(self, idx: int) -> list[tuple[int, int]]:
+        """From the start to state idx: (the cell the penguin pushed from, direction)."""
+        steps = []
+        while self.parent[idx] >= 0:
+            steps.append((int(self.pushed_from[idx]), int(self.direction[idx])))
+            idx = int(self.parent[idx])
+        return steps[::-1]
