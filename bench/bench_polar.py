@@ -1,11 +1,13 @@
 """Polar solver on the six original levels (../shared/data/polar/original-levels.txt).
 
-Prints one line per level and objective:
-`level objective solved moves pushes proven states seconds`.
+Prints one line per level and search:
+`level search objective solved moves pushes proven states seconds`
+- astar pushes: A* over pushes (proven fewest pushes when it finishes);
+- width pushes: the best-first width search (solutions not proven shortest);
+- astar moves (with --moves): A* over moves, proven shortest in moves when it finishes.
 
-Usage: python bench/bench_polar.py [SECONDS] [--moves]
-  SECONDS: time limit per level (default 60); --moves also searches shortest in moves
-  (level 1 takes about 3 minutes).
+Usage: python bench/bench_polar.py [SECONDS] [--moves] [--engine python]
+  SECONDS: time limit per level and search (default 60).
 """
 
 from __future__ import annotations
@@ -20,17 +22,24 @@ DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "polar"
 
 
 def main() -> None:
-    seconds = float(next((a for a in sys.argv[1:] if not a.startswith("--")), 60))
-    objectives = [PUSHES, MOVES] if "--moves" in sys.argv else [PUSHES]
+    args = sys.argv[1:]
+    engine = args[args.index("--engine") + 1] if "--engine" in args else "fast"
+    seconds = float(next((a for a in args if a[0].isdigit()), 60))
+    searches = [("astar", PUSHES), ("width", PUSHES)]
+    if "--moves" in args:
+        searches.append(("astar", MOVES))
+    if engine != "fast":
+        searches = [s for s in searches if s[0] == "astar"]
     levels = read_original((DATA / "original-levels.txt").read_text(encoding="utf-8"))
+    print("level search objective solved moves pushes proven states seconds")
     for number, level in enumerate(levels, 1):
-        for objective in objectives:
-            found = solve(level.board, level.penguin, objective, max_seconds=seconds,
-                          max_states=100_000_000)
+        for search, objective in searches:
+            found = solve(level.board, level.penguin, objective, width=search == "width",
+                          max_seconds=seconds, max_states=200_000_000, engine=engine)
             solved = found.moves is not None
             moves = len(found.moves) if solved else "-"
             pushes = found.pushes if solved else "-"
-            print(f"{number} {objective} {'yes' if solved else 'no'} {moves} {pushes} "
+            print(f"{number} {search} {objective} {'yes' if solved else 'no'} {moves} {pushes} "
                   f"{'yes' if found.optimal else 'no'} {found.expanded} {found.seconds:.1f}",
                   flush=True)
 

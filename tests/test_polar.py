@@ -28,7 +28,7 @@ from gridgames.games.polar.levels import (
     write_pack,
 )
 from gridgames.games.polar.physics import play
-from gridgames.games.polar.solver import ORDER, PUSHES, push, solve
+from gridgames.games.polar.solver import MOVES, ORDER, PUSHES, push, solve
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 SEED = SHARED / "seeds" / "002_1e813132e21882de.txt"
@@ -312,6 +312,36 @@ def test_original_level_1_fewest_pushes_is_14():
     found = solve(level.board, level.penguin, PUSHES, max_seconds=120)
     assert found.pushes == 14 and found.optimal
     assert replays_to_a_win(level.desc(), found.moves)
+
+
+def test_original_level_1_shortest_is_99_moves():
+    # A* over moves with an admissible bound: the first solution it takes is a shortest one.
+    level = read_original(ORIGINAL.read_text())[0]
+    found = solve(level.board, level.penguin, MOVES, max_seconds=300, max_states=10**8)
+    assert len(found.moves) == 99 and found.optimal
+    assert replays_to_a_win(level.desc(), found.moves)
+
+
+@pytest.mark.parametrize("number", [2, 3, 4, 5, 6])
+def test_original_levels_2_to_6_are_solved_by_the_width_search(number):
+    # The data README: all six levels can be won (a best-first search found 23 to 40
+    # pushes). A* does not finish on these; the width search does, without a proof.
+    level = read_original(ORIGINAL.read_text())[number - 1]
+    found = solve(level.board, level.penguin, PUSHES, width=True, max_seconds=300,
+                  max_states=10**8)
+    assert found.moves is not None and not found.optimal
+    assert replays_to_a_win(level.desc(), found.moves)
+    assert found.pushes == sum(1 for _ in _pushes_in(level, found.moves))
+
+
+def _pushes_in(level, moves):
+    """The moves of a solution that push something (the penguin does not move)."""
+    state = GAME.new_state(PARAMS, level.desc())
+    for move in moves:
+        after = GAME.apply(state, move)
+        if after.penguin == state.penguin:
+            yield move
+        state = after
 
 
 def test_session_solve_and_hint():

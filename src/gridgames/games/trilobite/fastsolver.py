@@ -13,6 +13,11 @@ from numba import njit
 
 from gridgames.games.trilobite.solver import Geometry
 
+# The constants and counters of a search, in one int64 array: compiled calls pass each array
+# argument as a descriptor with reference counting, so one array beats eight in the recursion.
+WIDTH, CELLS, LINE, BOTTOM, BOARD, EPOCH, BUDGET, NODES, ABORTED, COLUMNS = range(10)
+DIRS = 10  # four shifts: vertical, horizontal, two diagonals
+ORDER = 14  # `width` columns, centre first; then the `width` column masks
 ENTRY_BYTES = 9  # int64 key (with the epoch in its top bits) + int8 bound
 EPOCH_BITS = 14
 
@@ -41,12 +46,13 @@ def _winning4(stones, mask, h1, board):
 
 
 @njit(cache=True)
-def _winning(stones, mask, dirs, line, board):
+def _winning(stones, mask, c, board):
+    line = c[LINE]
     if line == 4:
-        return _winning4(stones, mask, dirs[1], board)
+        return _winning4(stones, mask, c[DIRS + 1], board)
     found = 0
     for k in range(4):
-        d = dirs[k]
+        d = c[DIRS + k]
         for before in range(line):
             run = -1
             ok = True
@@ -67,15 +73,14 @@ def _winning(stones, mask, dirs, line, board):
 
 
 @njit(cache=True)
-def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, bounds,
-             scratch_moves, scratch_scores, nodes):
-    width, cells, line, bottom, board = g[0], g[1], g[2], g[3], g[4]
-    nodes[0] += 1
-    if nodes[0] > g[6]:  # over the node budget: give up (the caller sees nodes[1] set)
-        nodes[1] = 1
+def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch):
+    width, cells, bottom, board = c[WIDTH], c[CELLS], c[BOTTOM], c[BOARD]
+    c[NODES] += 1
+    if c[NODES] > c[BUDGET]:  # over the node budget: give up (the caller sees ABORTED set)
+        c[ABORTED] = 1
         return 0
     possible = (mask + bottom) & board
-    threats = _winning(current ^ mask, mask, dirs, line, board)
+    threats = _winning(current ^ mask, mask, c, board)
     forced = possible & threats
     if forced:
         if forced & (forced - 1):
@@ -94,7 +99,7 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, b
     high = (cells - 1 - moves) // 2
     key = current + mask
     slot = key % keys.shape[0]
-    tagged = key | g[5]  # the key with the table's epoch in its top bits
+    tagged = key | c[EPOCH]  # the key with the table's epoch in its top bits
     if keys[slot] == tagged and bounds[slot] < high:
         high = bounds[slot]
     if beta > high:
@@ -103,23 +108,22 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, b
             return beta
     count = 0
     for j in range(width):  # centre first; insertion sort keeps that order among equals
-        move = nxt & columns[order[j]]
+        move = nxt & c[c[COLUMNS] + c[ORDER + j]]
         if move:
-            score = _popcount(_winning(current | move, mask, dirs, line, board))
+            score = _popcount(_winning(current | move, mask, c, board))
             pos = count
-            while pos > 0 and scratch_scores[moves, pos - 1] < score:
-                scratch_scores[moves, pos] = scratch_scores[moves, pos - 1]
-                scratch_moves[moves, pos] = scratch_moves[moves, pos - 1]
+            while pos > 0 and scratch[moves, width + pos - 1] < score:
+                scratch[moves, width + pos] = scratch[moves, width + pos - 1]
+                scratch[moves, pos] = scratch[moves, pos - 1]
                 pos -= 1
-            scratch_scores[moves, pos] = score
-            scratch_moves[moves, pos] = move
+            scratch[moves, width + pos] = score
+            scratch[moves, pos] = move
             count += 1
     for i in range(count):
-        move = scratch_moves[moves, i]
-        score = -_negamax(current ^ mask, mask | move, moves + 1, -beta, -alpha, g, dirs,
-                          order, columns, keys, bounds, scratch_moves, scratch_scores,
-                          nodes)
-        if nodes[1]:
+        move = scratch[moves, i]
+        score = -_negamax(current ^ mask, mask | move, moves + 1, -beta, -alpha, c, keys,
+                          bounds, scratch)
+        if c[ABORTED]:
             return 0  # aborted: store nothing
         if score >= beta:
             return score
@@ -133,10 +137,9 @@ def _negamax(current, mask, moves, alpha, beta, g, dirs, order, columns, keys, b
 # _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
 # Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
-def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, bounds,
-           scratch_moves, scratch_scores, nodes):
-    cells, line, bottom, board = g[1], g[2], g[3], g[4]
-    if _winning(current, mask, dirs, line, board) & ((mask + bottom) & board):
+def _solve(current, mask, moves, weak, c, keys, bounds, scratch):
+    cells, bottom, board = c[CELLS], c[BOTTOM], c[BOARD]
+    if _winning(current, mask, c, board) & ((mask + bottom) & board):
         return 1 if weak else (cells + 1 - moves) // 2
     low = -((cells - moves) // 2)
     high = (cells + 1 - moves) // 2
@@ -148,9 +151,8 @@ def _solve(current, mask, moves, weak, g, dirs, order, columns, keys, bounds,
             mid = low // 2
         elif mid >= 0 and high // 2 > mid:
             mid = high // 2
-        score = _negamax(current, mask, moves, mid, mid + 1, g, dirs, order, columns, keys,
-                         bounds, scratch_moves, scratch_scores, nodes)
-        if nodes[1]:
+        score = _negamax(current, mask, moves, mid, mid + 1, c, keys, bounds, scratch)
+        if c[ABORTED]:
             return 0
         if score <= mid:
             high = score
@@ -176,22 +178,25 @@ class FastSolver:
         # g[6] is the node budget of one solve() (see `budget`).
         self._key_bits = width * (height + 1)
         self._epoch = 1
-        self._g = np.array([width, geo.cells, line, geo.bottom, geo.board, self._tag(),
-                            1 << 62], dtype=np.int64)
-        self._dirs = np.array([1, geo.h1, geo.h1 - 1, geo.h1 + 1], dtype=np.int64)
-        self._order = np.array(geo.order, dtype=np.int64)
-        self._columns = np.array(geo.columns, dtype=np.int64)
+        c = np.zeros(ORDER + 2 * width, dtype=np.int64)
+        c[WIDTH], c[CELLS], c[LINE], c[BOTTOM], c[BOARD] = (width, geo.cells, line,
+                                                          geo.bottom, geo.board)
+        c[EPOCH], c[BUDGET] = self._tag(), 1 << 62
+        c[DIRS:DIRS + 4] = [1, geo.h1, geo.h1 - 1, geo.h1 + 1]
+        c[ORDER:ORDER + width] = geo.order
+        c[ORDER + width:] = geo.columns
+        c[COLUMNS] = ORDER + width  # where the column masks start (read as c[c[COLUMNS]+i])
+        self._c = c
         entries = max(1021, int(memory_mb * 1024 * 1024) // ENTRY_BYTES)
         entries -= 1 - entries % 2  # odd, so that keys spread over the slots
         self.keys = np.full(entries, -1, dtype=np.int64)
         self.bounds = np.zeros(entries, dtype=np.int8)
-        self._moves = np.zeros((geo.cells + 1, width), dtype=np.int64)
-        self._scores = np.zeros((geo.cells + 1, width), dtype=np.int64)
-        self._nodes = np.zeros(2, dtype=np.int64)  # nodes searched, aborted flag
+        # per depth: the ordered moves, then their scores
+        self._scratch = np.zeros((geo.cells + 1, 2 * width), dtype=np.int64)
 
     @property
     def nodes(self) -> int:
-        return int(self._nodes[0])
+        return int(self._c[NODES])
 
     @property
     def memory_bytes(self) -> int:
@@ -206,15 +211,14 @@ class FastSolver:
         if self._epoch >= 1 << EPOCH_BITS or not self._tag():
             self.keys.fill(-1)
             self._epoch = 1
-        self._g[5] = self._tag()
-        self._nodes[0] = 0
+        self._c[EPOCH] = self._tag()
+        self._c[NODES] = 0
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
               budget: int | None = None) -> int | None:
         """The exact score, or None when `budget` nodes were not enough."""
-        self._g[6] = (1 << 62) if budget is None else self._nodes[0] + budget
-        self._nodes[1] = 0
-        score = int(_solve(current, mask, moves, weak, self._g, self._dirs, self._order,
-                           self._columns, self.keys, self.bounds, self._moves,
-                           self._scores, self._nodes))
-        return None if self._nodes[1] else score
+        self._c[BUDGET] = (1 << 62) if budget is None else self._c[NODES] + budget
+        self._c[ABORTED] = 0
+        score = int(_solve(current, mask, moves, weak, self._c, self.keys, self.bounds,
+                           self._scratch))
+        return None if self._c[ABORTED] else score
