@@ -18,6 +18,9 @@ from gridgames.games.trilobite.solver import Geometry
 WIDTH, CELLS, LINE, BOTTOM, BOARD, EPOCH, BUDGET, NODES, ABORTED, COLUMNS = range(10)
 DIRS = 10  # four shifts: vertical, horizontal, two diagonals
 ORDER = 14  # `width` columns, centre first; then the `width` column masks
+# A table entry is an upper bound (the score itself, |score| <= 32 on boards of up to 63
+# cells) or a lower bound from a beta cut-off (score + LOWER, so 32 <= stored <= 96).
+LOWER = 64
 ENTRY_BYTES = 9  # int64 key (with the epoch in its top bits) + int8 bound
 EPOCH_BITS = 14
 
@@ -100,8 +103,15 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch):
     key = current + mask
     slot = key % keys.shape[0]
     tagged = key | c[EPOCH]  # the key with the table's epoch in its top bits
-    if keys[slot] == tagged and bounds[slot] < high:
-        high = bounds[slot]
+    if keys[slot] == tagged:
+        stored = bounds[slot]
+        if stored >= LOWER - 64:  # a lower bound, from an earlier cut-off
+            if alpha < stored - LOWER:
+                alpha = stored - LOWER
+                if alpha >= beta:
+                    return alpha
+        elif stored < high:
+            high = stored
     if beta > high:
         beta = high
         if alpha >= beta:
@@ -126,6 +136,8 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch):
         if c[ABORTED]:
             return 0  # aborted: store nothing
         if score >= beta:
+            keys[slot] = tagged
+            bounds[slot] = score + LOWER
             return score
         if score > alpha:
             alpha = score
