@@ -75,81 +75,120 @@ def _winning(stones, mask, c, board):
     return found & (board ^ mask)
 
 
+# A frame of the search, one per depth (the depth is the number of moves played).
+F_CUR, F_MASK, F_ALPHA, F_BETA, F_SLOT, F_TAGGED, F_COUNT, F_NEXT = range(8)
+ENTER, NEXT_CHILD, RETURN = range(3)
+
+
 @njit(cache=True)
-def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch):
+def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames):
+    """Negamax with alpha-beta, written as a loop over an explicit stack of frames instead of
+    recursion: a compiled call passes every array with reference counting, which cost more
+    than the node's own work. Same search, node for node, as the recursive form:
+    forced and losing moves first, bounds from the position and the table, then the moves
+    ordered by the threats they make."""
     width, cells, bottom, board = c[WIDTH], c[CELLS], c[BOTTOM], c[BOARD]
-    c[NODES] += 1
-    if c[NODES] > c[BUDGET]:  # over the node budget: give up (the caller sees ABORTED set)
-        c[ABORTED] = 1
-        return 0
-    possible = (mask + bottom) & board
-    threats = _winning(current ^ mask, mask, c, board)
-    forced = possible & threats
-    if forced:
-        if forced & (forced - 1):
-            return -((cells - moves) // 2)
-        possible = forced
-    nxt = possible & ~(threats >> 1)
-    if nxt == 0:
-        return -((cells - moves) // 2)
-    if moves >= cells - 2:
-        return 0
-    low = -((cells - 2 - moves) // 2)
-    if alpha < low:
-        alpha = low
-        if alpha >= beta:
-            return alpha
-    high = (cells - 1 - moves) // 2
-    key = current + mask
-    slot = key % keys.shape[0]
-    tagged = key | c[EPOCH]  # the key with the table's epoch in its top bits
-    if keys[slot] == tagged:
-        stored = bounds[slot]
-        if stored >= LOWER - 64:  # a lower bound, from an earlier cut-off
-            if alpha < stored - LOWER:
-                alpha = stored - LOWER
+    base = moves
+    result = 0
+    mode = ENTER
+    while True:
+        if mode == ENTER:  # a new node: current, mask, moves, alpha, beta
+            c[NODES] += 1
+            if c[NODES] > c[BUDGET]:  # over the node budget: give up (ABORTED tells)
+                c[ABORTED] = 1
+                return 0
+            mode = RETURN
+            possible = (mask + bottom) & board
+            threats = _winning(current ^ mask, mask, c, board)
+            forced = possible & threats
+            if forced:
+                if forced & (forced - 1):
+                    result = -((cells - moves) // 2)
+                    continue
+                possible = forced
+            nxt = possible & ~(threats >> 1)
+            if nxt == 0:
+                result = -((cells - moves) // 2)
+                continue
+            if moves >= cells - 2:
+                result = 0
+                continue
+            low = -((cells - 2 - moves) // 2)
+            if alpha < low:
+                alpha = low
                 if alpha >= beta:
-                    return alpha
-        elif stored < high:
-            high = stored
-    if beta > high:
-        beta = high
-        if alpha >= beta:
-            return beta
-    count = 0
-    for j in range(width):  # centre first; insertion sort keeps that order among equals
-        move = nxt & c[c[COLUMNS] + c[ORDER + j]]
-        if move:
-            score = _popcount(_winning(current | move, mask, c, board))
-            pos = count
-            while pos > 0 and scratch[moves, width + pos - 1] < score:
-                scratch[moves, width + pos] = scratch[moves, width + pos - 1]
-                scratch[moves, pos] = scratch[moves, pos - 1]
-                pos -= 1
-            scratch[moves, width + pos] = score
-            scratch[moves, pos] = move
-            count += 1
-    for i in range(count):
-        move = scratch[moves, i]
-        score = -_negamax(current ^ mask, mask | move, moves + 1, -beta, -alpha, c, keys,
-                          bounds, scratch)
-        if c[ABORTED]:
-            return 0  # aborted: store nothing
-        if score >= beta:
-            keys[slot] = tagged
-            bounds[slot] = score + LOWER
-            return score
-        if score > alpha:
-            alpha = score
-    keys[slot] = tagged
-    bounds[slot] = alpha
-    return alpha
+                    result = alpha
+                    continue
+            high = (cells - 1 - moves) // 2
+            key = current + mask
+            slot = key % keys.shape[0]
+            tagged = key | c[EPOCH]  # the key with the table's epoch in its top bits
+            if keys[slot] == tagged:
+                stored = bounds[slot]
+                if stored >= LOWER - 64:  # a lower bound, from an earlier cut-off
+                    if alpha < stored - LOWER:
+                        alpha = stored - LOWER
+                        if alpha >= beta:
+                            result = alpha
+                            continue
+                elif stored < high:
+                    high = stored
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    result = beta
+                    continue
+            count = 0
+            for j in range(width):  # centre first; insertion sort keeps that order on ties
+                move = nxt & c[c[COLUMNS] + c[ORDER + j]]
+                if move:
+                    score = _popcount(_winning(current | move, mask, c, board))
+                    pos = count
+                    while pos > 0 and scratch[moves, width + pos - 1] < score:
+                        scratch[moves, width + pos] = scratch[moves, width + pos - 1]
+                        scratch[moves, pos] = scratch[moves, pos - 1]
+                        pos -= 1
+                    scratch[moves, width + pos] = score
+                    scratch[moves, pos] = move
+                    count += 1
+            f = frames[moves]
+            f[F_CUR], f[F_MASK], f[F_ALPHA], f[F_BETA] = current, mask, alpha, beta
+            f[F_SLOT], f[F_TAGGED], f[F_COUNT], f[F_NEXT] = slot, tagged, count, 0
+            mode = NEXT_CHILD
+        elif mode == NEXT_CHILD:  # search the frame's next move, or store its bound
+            f = frames[moves]
+            i = f[F_NEXT]
+            if i < f[F_COUNT]:
+                f[F_NEXT] = i + 1
+                current, mask = f[F_CUR] ^ f[F_MASK], f[F_MASK] | scratch[moves, i]
+                alpha, beta = -f[F_BETA], -f[F_ALPHA]
+                moves += 1
+                mode = ENTER
+            else:
+                keys[f[F_SLOT]] = f[F_TAGGED]
+                bounds[f[F_SLOT]] = f[F_ALPHA]
+                result = f[F_ALPHA]
+                mode = RETURN
+        else:  # RETURN: hand `result` to the frame below
+            if moves == base:
+                return result
+            moves -= 1
+            f = frames[moves]
+            score = -result
+            if score >= f[F_BETA]:
+                keys[f[F_SLOT]] = f[F_TAGGED]
+                bounds[f[F_SLOT]] = score + LOWER
+                result = score
+            else:
+                if score > f[F_ALPHA]:
+                    f[F_ALPHA] = score
+                mode = NEXT_CHILD
 
 
 # _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
 # Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
-def _solve(current, mask, moves, weak, c, keys, bounds, scratch):
+def _solve(current, mask, moves, weak, c, keys, bounds, scratch, frames):
     cells, bottom, board = c[CELLS], c[BOTTOM], c[BOARD]
     if _winning(current, mask, c, board) & ((mask + bottom) & board):
         return 1 if weak else (cells + 1 - moves) // 2
@@ -163,7 +202,7 @@ def _solve(current, mask, moves, weak, c, keys, bounds, scratch):
             mid = low // 2
         elif mid >= 0 and high // 2 > mid:
             mid = high // 2
-        score = _negamax(current, mask, moves, mid, mid + 1, c, keys, bounds, scratch)
+        score = _negamax(current, mask, moves, mid, mid + 1, c, keys, bounds, scratch, frames)
         if c[ABORTED]:
             return 0
         if score <= mid:
@@ -205,6 +244,7 @@ class FastSolver:
         self.bounds = np.zeros(entries, dtype=np.int8)
         # per depth: the ordered moves, then their scores
         self._scratch = np.zeros((geo.cells + 1, 2 * width), dtype=np.int64)
+        self._frames = np.zeros((geo.cells + 1, 8), dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -232,5 +272,5 @@ class FastSolver:
         self._c[BUDGET] = (1 << 62) if budget is None else self._c[NODES] + budget
         self._c[ABORTED] = 0
         score = int(_solve(current, mask, moves, weak, self._c, self.keys, self.bounds,
-                           self._scratch))
+                           self._scratch, self._frames))
         return None if self._c[ABORTED] else score
