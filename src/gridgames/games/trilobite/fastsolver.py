@@ -151,37 +151,44 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames
                     scratch[moves, width + pos] = score
                     scratch[moves, pos] = move
                     count += 1
-            f = frames[moves]
-            f[F_CUR], f[F_MASK], f[F_ALPHA], f[F_BETA] = current, mask, alpha, beta
-            f[F_SLOT], f[F_TAGGED], f[F_COUNT], f[F_NEXT] = slot, tagged, count, 0
+            frames[moves, F_CUR] = current
+            frames[moves, F_MASK] = mask
+            frames[moves, F_ALPHA] = alpha
+            frames[moves, F_BETA] = beta
+            frames[moves, F_SLOT] = slot
+            frames[moves, F_TAGGED] = tagged
+            frames[moves, F_COUNT] = count
+            frames[moves, F_NEXT] = 0
             mode = NEXT_CHILD
         elif mode == NEXT_CHILD:  # search the frame's next move, or store its bound
-            f = frames[moves]
-            i = f[F_NEXT]
-            if i < f[F_COUNT]:
-                f[F_NEXT] = i + 1
-                current, mask = f[F_CUR] ^ f[F_MASK], f[F_MASK] | scratch[moves, i]
-                alpha, beta = -f[F_BETA], -f[F_ALPHA]
+            i = frames[moves, F_NEXT]
+            if i < frames[moves, F_COUNT]:
+                frames[moves, F_NEXT] = i + 1
+                parent_mask = frames[moves, F_MASK]
+                current = frames[moves, F_CUR] ^ parent_mask
+                mask = parent_mask | scratch[moves, i]
+                alpha, beta = -frames[moves, F_BETA], -frames[moves, F_ALPHA]
                 moves += 1
                 mode = ENTER
             else:
-                keys[f[F_SLOT]] = f[F_TAGGED]
-                bounds[f[F_SLOT]] = f[F_ALPHA]
-                result = f[F_ALPHA]
+                slot = frames[moves, F_SLOT]
+                result = frames[moves, F_ALPHA]
+                keys[slot] = frames[moves, F_TAGGED]
+                bounds[slot] = result
                 mode = RETURN
         else:  # RETURN: hand `result` to the frame below
             if moves == base:
                 return result
             moves -= 1
-            f = frames[moves]
             score = -result
-            if score >= f[F_BETA]:
-                keys[f[F_SLOT]] = f[F_TAGGED]
-                bounds[f[F_SLOT]] = score + LOWER
+            if score >= frames[moves, F_BETA]:
+                slot = frames[moves, F_SLOT]
+                keys[slot] = frames[moves, F_TAGGED]
+                bounds[slot] = score + LOWER
                 result = score
             else:
-                if score > f[F_ALPHA]:
-                    f[F_ALPHA] = score
+                if score > frames[moves, F_ALPHA]:
+                    frames[moves, F_ALPHA] = score
                 mode = NEXT_CHILD
 
 
