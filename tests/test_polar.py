@@ -376,3 +376,55 @@ def test_cli_solve_prints_moves_and_length(tmp_path):
 def test_text_shows_the_board():
     state = GAME.new_state(PARAMS, GAME.new_desc(PARAMS, Rng("x")))
     assert GAME.text(state).splitlines()[:4] == format_level_rows(state.board, state.penguin)
+
+
+# --- a user's level file in play and serve (--levels) ---
+
+@pytest.fixture
+def added_levels():
+    """Levels added with --levels live for the process: take them away after the test."""
+    from gridgames.games.polar import levels as level_module
+
+    yield level_module
+    level_module._ADDED.clear()
+
+
+def test_play_with_a_level_file(monkeypatch, added_levels):
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    built_in = len(builtin_pack())
+    out = io.StringIO()
+    code = main(["play", "polar", "--levels", str(ORIGINAL), "--params",
+                 f"level={built_in + 2}"], out)
+    assert code == 0
+    original_2 = read_original(ORIGINAL.read_text())[1]
+    assert "\n".join(format_level_rows(original_2.board, original_2.penguin)) in out.getvalue()
+    names = [entry["name"] for entry in GAME.catalogue()]
+    assert len(names) == built_in + 6 and names[built_in].startswith("Original level 1")
+
+
+def test_a_bad_level_file_is_refused_whole(tmp_path, capsys, added_levels):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(write_pack([builtin_pack()[1]]) + "\nlevel: broken\n" + "." * 24 + "\n")
+    before = GAME.catalogue()
+    assert main(["play", "polar", "--levels", str(bad)], io.StringIO()) == 2
+    assert "broken" in capsys.readouterr().err  # names the level at fault
+    assert GAME.catalogue() == before  # the good level before it was not added either
+    assert main(["play", "tictactoe", "--levels", str(ORIGINAL)], io.StringIO()) == 2
+    assert "Tic-tac-toe has no level files" in capsys.readouterr().err
+
+
+def test_web_level_select_lists_added_levels(added_levels):
+    from fastapi.testclient import TestClient
+
+    from gridgames.web.app import create_app
+
+    GAME.add_levels(str(ORIGINAL))
+    client = TestClient(create_app())
+    listed = client.get("/api/games/polar/levels").json()
+    assert listed[-1]["name"].startswith("Original level 6")
+    created = client.post("/api/sessions", json={"game": "polar",
+                                                 "params": f"level={len(listed)}"}).json()
+    assert created["view"]["name"].startswith("Original level 6")
+    assert created["view"]["level"] == len(listed)

@@ -105,6 +105,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
     game_name = args.game or _ask_game(out)
     if game_name is None:
         return
+    if args.levels:
+        get_game(game_name).add_levels(args.levels)
     session = Session.new(game_name, args.params, args.seed)
     game = session.game
     ai_sides = _ai_sides(game, args.ai)
@@ -197,6 +199,9 @@ def _read(prompt: str, out: TextIO) -> str | None:
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
     from gridgames.web.serve import serve
 
+    for path in args.levels or []:
+        added = get_game("polar").add_levels(path)
+        print(f"Polar: {added} levels added from {path}", file=out)
     serve(args.host, args.port, open_browser=not args.no_browser, out=out)
 
 
@@ -236,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed")
     p.add_argument("--ai", help="who the AI plays: none, both, or a side (default: second)")
     p.add_argument("--level", help="AI level (the strongest when omitted)")
+    p.add_argument("--levels", metavar="PATH", help="games with level files (Polar): add "
+                   "this file's levels after the built-in ones (choose with --params level=N)")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("serve", help="start the web app")
@@ -244,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=_env_port(),
                    help="port (default 8000, env GRIDGAMES_PORT)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--levels", metavar="PATH", action="append",
+                   help="a Polar level file to add to the level select (repeatable)")
     p.set_defaults(run=cmd_serve)
 
     for game in GAMES.values():  # game-specific commands: gridgames ishido autoplay ...

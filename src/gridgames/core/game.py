@@ -153,6 +153,11 @@ class Game(ABC):
         """Games with built-in levels: the list (number, name, ...); None for the others."""
         return None
 
+    def add_levels(self, path: str) -> int:
+        """Games with level files: add a user's file to the levels (`--levels PATH`); returns
+        how many were added. Bad files are refused whole."""
+        raise BadInput(f"{self.title} has no level files")
+
     def check_level(self, level: str) -> str:
         if level not in self.ai_levels:
             if not self.ai_levels:

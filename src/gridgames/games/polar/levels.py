@@ -229,3 +229,19 @@ def load_levels(path: str | Path) -> list[Level]:
 def builtin_pack() -> tuple[Level, ...]:
     """The levels that ship with the game: level 1 from the seed, then our own."""
     return tuple(read_pack(BUILTIN.read_text(encoding="utf-8"), "built-in levels"))
+
+
+_ADDED: list[Level] = []  # a user's levels for this process (play/serve --levels)
+
+
+def add_levels(path: str | Path) -> int:
+    """Number a user's level file after the built-in levels, for the level select and the
+    `level` parameter; the whole file is checked before any level is added."""
+    levels = load_levels(path)
+    _ADDED.extend(levels)
+    return len(levels)
+
+
+def level_pack() -> tuple[Level, ...]:
+    """The levels the game offers: the built-in ones, then any added from files."""
+    return builtin_pack() + tuple(_ADDED)

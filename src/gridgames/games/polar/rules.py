@@ -24,17 +24,23 @@ from gridgames.games.polar.board import (
     ROWS,
     step,
 )
-from gridgames.games.polar.levels import Level, builtin_pack, format_level_rows, parse_desc
+from gridgames.games.polar.levels import (
+    Level,
+    add_levels,
+    format_level_rows,
+    level_pack,
+    parse_desc,
+)
 from gridgames.games.polar.physics import play
 from gridgames.games.polar.solver import solve_moves
 
 
 @dataclass(frozen=True)
 class PolarParams(Params):
-    level: int = param(1, lo=1, hi=999, help="level of the built-in pack")
+    level: int = param(1, lo=1, hi=999, help="built-in levels, then any added with --levels")
 
     def check(self) -> None:
-        count = len(builtin_pack())
+        count = len(level_pack())
         if self.level > count:
             raise BadInput(f"level must be from 1 to {count}, not {self.level}")
 
@@ -64,12 +70,12 @@ class Polar(Game):
     cli_module = "gridgames.games.polar.commands"
 
     def new_desc(self, params: PolarParams, rng: Rng) -> str:
-        return builtin_pack()[params.level - 1].desc()
+        return level_pack()[params.level - 1].desc()
 
     def new_state(self, params: PolarParams, desc: str) -> PolarState:
         level = parse_desc(desc)
-        number = next((i for i, lv in enumerate(builtin_pack(), 1) if lv.desc() == desc), 0)
-        name = builtin_pack()[number - 1].name if number else "Custom level"
+        number = next((i for i, lv in enumerate(level_pack(), 1) if lv.desc() == desc), 0)
+        name = level_pack()[number - 1].name if number else "Custom level"
         return PolarState(params, level.board, level.penguin, level.hearts, name=name,
                           number=number)
 
@@ -138,15 +144,18 @@ class Polar(Game):
             "moves": state.moves,
             "name": state.name,
             "level": state.number or None,
-            "best": builtin_pack()[state.number - 1].info.get("best") if state.number else None,
+            "best": level_pack()[state.number - 1].info.get("best") if state.number else None,
             "events": [list(e) for e in state.events],
             "dead": dead_hearts(state.board),
             "legal": self.legal_moves(state),
         }
 
+    def add_levels(self, path: str) -> int:
+        return add_levels(path)
+
     def catalogue(self) -> list[dict[str, Any]]:
         return [{"number": i, "name": lv.name, "best": lv.info.get("best"),
-                 "pushes": lv.info.get("pushes")} for i, lv in enumerate(builtin_pack(), 1)]
+                 "pushes": lv.info.get("pushes")} for i, lv in enumerate(level_pack(), 1)]
 
     def solve(self, state: PolarState) -> list[str] | None:
         return _solutions.get(state.board, state.penguin)
@@ -191,6 +200,6 @@ class _SolutionCache:
 
 
 _solutions = _SolutionCache()
-for _level in builtin_pack():  # the shipped levels' known solutions answer at once
+for _level in level_pack():  # the shipped levels' known solutions answer at once
     if "solution" in _level.info:
         _solutions.seed(_level.board, _level.penguin, list(_level.info["solution"]))
