@@ -9,20 +9,14 @@ the fewest pushes.
 from gridgames.core.rng import Rng
 from gridgames.games.polar.analysis import bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.generator import scatter
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
 
 def crowded_board(rng: Rng) -> tuple[bytes, int]:
-    board = [EMPTY] * GRID.size
-    cells = rng.shuffled(range(GRID.size))
-    counts = [(HOUSE, rng.randint(1, 2)), (HEART, rng.randint(1, 2)), (TREE, rng.randint(2, 6)),
-              (MOUNTAIN, rng.randint(2, 8)), (ICE, rng.randint(0, 3)), (BOMB, rng.randint(1, 3))]
-    at = 0
-    for tile, count in counts:
-        for _ in range(count):
-            board[cells[at]] = tile
-            at += 1
-    return bytes(board), cells[at]
+    board, penguin = scatter(rng, [(HOUSE, 1, 2), (HEART, 1, 2), (TREE, 2, 6),
+                                   (MOUNTAIN, 2, 8), (ICE, 0, 3), (BOMB, 1, 3)])
+    return bytes(board), penguin
 
 
 def test_kernel_and_reference_agree_on_fewest_pushes():

@@ -298,14 +298,6 @@ def _count(cells, tile):
 
 
 @njit(cache=True)
-def _no_hearts(cells):
-    for i in range(CELLS):
-        if cells[i] == HEART:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _heap_push(heap_key, heap_idx, n, key, idx):
     i = n
     while i > 0:
@@ -401,7 +393,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
             continue
         cells = states8[idx]
         closed[idx] = 1
-        if not width and weight4 == 4 and _no_hearts(cells):
+        if not width and weight4 == 4 and _count(cells, HEART) == 0:
             meta[GOAL] = idx
             return SOLVED
         meta[EXPANDED] += 1

@@ -29,17 +29,22 @@ class Generated:
         return len(self.solution)
 
 
-def random_board(rng: Rng) -> tuple[tuple[int, ...], int]:
+def scatter(rng: Rng, ranges: list[tuple[int, int, int]]) -> tuple[tuple[int, ...], int]:
+    """A board with lo to hi of each (tile, lo, hi) at random cells, and a free cell for the
+    penguin."""
     board = [EMPTY] * GRID.size
     cells = rng.shuffled(range(GRID.size))
-    counts = [(HOUSE, rng.randint(1, 2)), (HEART, rng.randint(1, 3)), (TREE, rng.randint(3, 9)),
-              (MOUNTAIN, rng.randint(0, 3)), (ICE, rng.randint(1, 4)), (BOMB, rng.randint(0, 2))]
     at = 0
-    for tile, count in counts:
-        for _ in range(count):
+    for tile, lo, hi in ranges:
+        for _ in range(rng.randint(lo, hi)):
             board[cells[at]] = tile
             at += 1
     return tuple(board), cells[at]
+
+
+def random_board(rng: Rng) -> tuple[tuple[int, ...], int]:
+    return scatter(rng, [(HOUSE, 1, 2), (HEART, 1, 3), (TREE, 3, 9), (MOUNTAIN, 0, 3),
+                         (ICE, 1, 4), (BOMB, 0, 2)])
 
 
 def generate(rng: Rng, min_pushes: int = 3, seconds: float = 3.0) -> Generated:
