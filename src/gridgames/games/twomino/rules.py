@@ -34,12 +34,11 @@ from gridgames.games.twomino.board import (
 )
 from gridgames.games.twomino.dominosa import our_id
 from gridgames.games.twomino.generator import hint_bars, samples, shuffled
-from gridgames.games.twomino.solver import next_hint, separators, solve_board
+from gridgames.games.twomino.solver import LEVELS, next_hint, separators, solve_board
 from gridgames.games.twomino.unique import unique_puzzle
 
 CLEAR = "clear"
 SEED_GEN, UNIQUE_GEN = "seed", "unique"
-LEVELS = ("trivial", "basic", "hard")
 
 
 @dataclass(frozen=True)
@@ -50,9 +49,11 @@ class TwoMinoParams(Params):
     level: str = param("basic", choices=LEVELS, help="difficulty of unique puzzles")
 
     def check(self) -> None:
-        # Below 6 symbols set analysis is (almost) never the hardest step a board needs.
-        if self.gen == UNIQUE_GEN and self.level == "hard" and self.n < 6:
-            raise BadInput("hard unique puzzles need n of 6 or more")
+        # Below 5 symbols set analysis is rarely the hardest step a board needs: generating
+        # such a puzzle takes seconds (n=4) or never succeeds (n=3).
+        if self.gen == UNIQUE_GEN and LEVELS.index(self.level) >= LEVELS.index("hard") \
+                and self.n < 5:
+            raise BadInput(f"{self.level} unique puzzles need n of 5 or more")
 
 
 @dataclass(frozen=True)

@@ -13,19 +13,22 @@ Deduction techniques by level (each level may use those below it):
   dominoes (a duplicate), is ruled out; area parity: a placement that would leave a region of
   an odd number of free cells (cells joined where a domino can still lie) is ruled out.
 - hard: set analysis: when k free cells showing symbol v can only take k distinct values
-  between them (the double v-v aside), those values are ruled out elsewhere.
+  between them (no two of them joined by a possible double v-v), those values are ruled out
+  elsewhere.
+- extreme: set analysis with the double joining two cells of the set; forcing chains through
+  cells with exactly two placements (see advanced.py).
 Each step is recorded (technique, why, placements placed or ruled out) for hints.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from gridgames.core.bits import bits
+from gridgames.games.twomino.advanced import Finding, forcing_chains, set_analysis
 from gridgames.games.twomino.board import SYMBOLS, Layout, layout, pair_index, pair_of_index
 
-LEVELS = ("trivial", "basic", "hard")
+LEVELS = ("trivial", "basic", "hard", "extreme")
 
 
 
@@ -182,7 +185,8 @@ class _Deducer:
 
     def run(self) -> bool:
         """Deduce until solved (True) or stuck or contradicted (False)."""
-        techniques = [self.trivial, self.basic, self.hard][:self.max_level + 1]
+        techniques = [self.trivial, self.basic, self.hard, self.extreme]
+        techniques = techniques[:self.max_level + 1]
         while self.free_cells:
             if any(self.alive & self.p.cell_mask[c] == 0 for c in self.free_cells):
                 return False  # contradiction: no solution
@@ -231,20 +235,11 @@ class _Deducer:
         for p in bits(self.alive):
             rest = self.alive & ~self.p.conflict[p]
             a, b = self.p.cells_of(p)
-            forced: dict[int, int] = {}  # cell -> its one remaining placement
             for cell in self.free_cells - {a, b}:
-                left = rest & self.p.cell_mask[cell]
-                if not left:
+                if not rest & self.p.cell_mask[cell]:
                     self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave "
                                   f"{self.p.lay.grid.cell_name(cell)} with no domino")
                     return True
-                if left.bit_count() == 1:
-                    forced[cell] = left.bit_length() - 1
-            picks = set(forced.values())
-            if any(self.p.conflict[q] & (1 << r) for q in picks for r in picks if q != r):
-                self.rule_out(1 << p, 1, f"{self.p.describe(p)} would force two dominoes that "
-                              "clash (the same pair twice, or one cell twice)")
-                return True
             for value in self.free_values - {self.p.values[p]}:
                 if not rest & self.p.value_mask[value]:
                     hi, lo = pair_of_index(value)
@@ -252,70 +247,103 @@ class _Deducer:
                                   f"{SYMBOLS[hi]}{SYMBOLS[lo]} no place")
                     return True
         for p in bits(self.alive):
-            if self._cuts_odd_region(p):
-                self.rule_out(1 << p, 1, f"{self.p.describe(p)} would cut off an odd number "
-                              "of cells")
+            twins = self._forced_twins(p)
+            if twins:
+                (s, t), value = twins
+                hi, lo = pair_of_index(value)
+                self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave both "
+                              f"{self.p.lay.grid.cell_name(s)} and {self.p.lay.grid.cell_name(t)}"
+                              f" only {SYMBOLS[hi]}{SYMBOLS[lo]}, which is one domino")
                 return True
+        for p, sizes in self._even_bridges():
+            self.rule_out(1 << p, 1, f"{self.p.describe(p)} would split the free cells into "
+                          f"two parts of {sizes[0] - 1} and {sizes[1] - 1} cells, both odd")
+            return True
         return False
 
-    def _cuts_odd_region(self, p: int) -> bool:
-        """Would placing p leave a region of an odd number of free cells, cells being joined
-        where a domino can still lie across them?"""
+    def _forced_twins(self, p: int) -> tuple[tuple[int, int], int] | None:
+        """Two cells next to placement p that p would leave with the same single pair value
+        and no domino joining them: then that pair would be needed twice."""
         a, b = self.p.cells_of(p)
-        free = self.free_cells - {a, b}
-        alive = self.alive & ~self.p.conflict[p]
-        seen: set[int] = set()
-        for start in free:
-            if start in seen:
-                continue
-            size, stack = 0, [start]
-            seen.add(start)
-            while stack:
-                cell = stack.pop()
-                size += 1
-                for q in bits(self.p.cell_mask[cell] & alive):
-                    x, y = self.p.cells_of(q)
-                    near = y if x == cell else x
-                    if near in free and near not in seen:
-                        seen.add(near)
-                        stack.append(near)
-            if size % 2:
-                return True
-        return False
+        beside = (self.p.cell_mask[a] | self.p.cell_mask[b]) & self.alive
+        forced: dict[int, list[int]] = {}  # value -> cells left only that value
+        for q in bits(beside & ~(1 << p)):
+            x, y = self.p.cells_of(q)
+            cell = y if x in (a, b) else x
+            left = self.p.cell_mask[cell] & self.alive & ~beside
+            values = {self.p.values[r] for r in bits(left)}
+            if len(values) == 1:
+                value = values.pop()
+                for other in forced.get(value, []):
+                    if not left & self.p.cell_mask[other]:
+                        return (other, cell), value
+                forced.setdefault(value, []).append(cell)
+        return None
 
-    # hard
+    def _even_bridges(self) -> list[tuple[int, tuple[int, int]]]:
+        """Placements whose two cells each sit on a side of even size when the graph of free
+        cells (joined where a domino can lie) falls apart without that placement: placing it
+        leaves two odd areas. Bridges come from one depth-first search (Tarjan)."""
+        order: dict[int, int] = {}
+        low: dict[int, int] = {}
+        size: dict[int, int] = {}
+        found = []
+        for root in sorted(self.free_cells):
+            if root in order:
+                continue
+            tree: list[tuple[int, int]] = []  # (placement, child) tree edges in this component
+            stack = [(root, -1, iter(bits(self.p.cell_mask[root] & self.alive)))]
+            order[root] = low[root] = len(order)
+            size[root] = 1
+            while stack:
+                cell, via, edges = stack[-1]
+                q = next(edges, None)
+                if q is None:
+                    stack.pop()
+                    if stack:
+                        parent = stack[-1][0]
+                        low[parent] = min(low[parent], low[cell])
+                        size[parent] += size[cell]
+                        tree.append((via, cell))
+                    continue
+                if q == via:
+                    continue
+                x, y = self.p.cells_of(q)
+                near = y if x == cell else x
+                if near in order:
+                    low[cell] = min(low[cell], order[near])
+                else:
+                    order[near] = low[near] = len(order)
+                    size[near] = 1
+                    stack.append((near, q, iter(bits(self.p.cell_mask[near] & self.alive))))
+            total = size[root]
+            for q, child in tree:
+                x, y = self.p.cells_of(q)
+                parent = y if x == child else x
+                if low[child] > order[parent]:
+                    sides = (size[child], total - size[child])
+                    if sides[0] % 2 == 0 and sides[1] % 2 == 0:
+                        found.append((q, sides))
+        return sorted(found)
+
+    # hard and extreme
 
     def hard(self) -> bool:
-        for symbol in range(self.p.lay.n):
-            cells = [c for c in sorted(self.free_cells) if self.p.symbols[c] == symbol]
-            double = pair_index(symbol, symbol)
-            options = []
-            for cell in cells:
-                values = {self.p.values[q] for q in bits(self.p.cell_mask[cell] & self.alive)}
-                options.append(values)
-            usable = [i for i, values in enumerate(options) if double not in values]
-            for size in range(2, len(usable) + 1):
-                for subset in combinations(usable, size):
-                    union = set().union(*(options[i] for i in subset))
-                    if len(union) != size:
-                        continue
-                    inside = 0
-                    for i in subset:
-                        inside |= self.p.cell_mask[cells[i]]
-                    outside = 0
-                    for value in union:
-                        outside |= self.p.value_mask[value]
-                    outside &= self.alive & ~inside
-                    if outside:
-                        names = ", ".join(self.p.lay.grid.cell_name(cells[i]) for i in subset)
-                        self.rule_out(outside, 2, f"cells {names} (all {SYMBOLS[symbol]}) can "
-                                      f"only take {size} pairs between them")
-                        return True
-        return False
+        return self.apply(set_analysis(self.p, self.alive, self.free_cells, doubles=False), 2)
+
+    def extreme(self) -> bool:
+        return (self.apply(set_analysis(self.p, self.alive, self.free_cells, doubles=True), 3)
+                or self.apply(forcing_chains(self.p, self.alive, self.free_cells), 3))
+
+    def apply(self, finding: Finding | None, level: int) -> bool:
+        if finding is None or not finding.ruled_out & self.alive:
+            return False
+        self.rule_out(finding.ruled_out, level, finding.why)
+        return True
 
 
 def deduce(n: int, symbols: tuple[int, ...], locked: frozenset[int] | set[int],
-           max_level: str = "hard") -> Deduction:
+           max_level: str = "extreme") -> Deduction:
     puzzle = Puzzle.of(n, symbols, locked)
     deducer = _Deducer(puzzle, max_level)
     solved = deducer.run()
