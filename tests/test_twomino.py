@@ -13,10 +13,16 @@ from gridgames.core.rng import Rng
 from gridgames.games.twomino import TwoMino
 from gridgames.games.twomino.board import layout, pair_index, pair_of_index
 from gridgames.games.twomino.dominosa import dominosa_solution, parse_dominosa, to_dominosa
-from gridgames.games.twomino.generator import check_board, hint_bars, samples, shuffled
+from gridgames.games.twomino.generator import (
+    check_board,
+    hint_bars,
+    random_board,
+    samples,
+    shuffled,
+)
 from gridgames.games.twomino.rules import encode_desc
 from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
-from gridgames.games.twomino.unique import unique_puzzle
+from gridgames.games.twomino.unique import hint_free_puzzle, puzzle_with_given_bars, unique_puzzle
 from gridgames.session import Session
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "dominosa"
@@ -132,9 +138,46 @@ def test_any_arrangement_that_finds_every_pair_once_wins():
                                       (5, "extreme"), (7, "extreme"), (9, "extreme")])
 def test_unique_puzzles_have_one_solution_and_the_asked_grade(n, level):
     made = unique_puzzle(n, level, Rng(f"u{n}{level}"))
+    check_board(made.board)
     puzzle = Puzzle.of(n, made.board.symbols, made.locked)
     assert count_solutions(puzzle, limit=2)[0] == 1
     assert deduce(n, made.board.symbols, made.locked).grade == level
+    assert set(made.locked) <= set(made.board.separators())
+
+
+@pytest.mark.parametrize("n", range(3, 14))
+def test_random_boards_deal_every_pair_once_without_two_way_blocks(n):
+    """No two parallel dominoes form a 2x2 block with equal diagonal cells (such a block reads
+    just as well as the two other dominoes, so the board would have two solutions)."""
+    lay = layout(n)
+    made = 0
+    for seed in range(6):
+        board = random_board(n, Rng(f"rb-{n}-{seed}"))
+        if board is None:
+            continue
+        made += 1
+        check_board(board)
+        sym, mate = board.symbols, board.partner
+        for r in range(n):
+            for c in range(n - 1):
+                a, b = lay.grid.index(r, c), lay.grid.index(r, c + 1)
+                x, y = lay.grid.index(r + 1, c), lay.grid.index(r + 1, c + 1)
+                if (mate[a] == b and mate[x] == y) or (mate[a] == x and mate[b] == y):
+                    assert sym[a] != sym[y] and sym[b] != sym[x], (n, seed, r, c)
+    assert made >= 3
+
+
+@pytest.mark.parametrize("n, level", [(7, "basic"), (9, "hard")])
+def test_puzzles_without_and_with_given_bars(n, level):
+    """Both ways of making unique puzzles, each on its own: hint-free boards have no locked
+    bar; boards with given bars lock a few bars of their answer."""
+    free = hint_free_puzzle(n, level, Rng(f"free-{n}"))
+    assert free is not None and not free.locked
+    given = puzzle_with_given_bars(n, level, Rng(f"given-{n}"))
+    assert given.locked
+    for made in (free, given):
+        assert count_solutions(Puzzle.of(n, made.board.symbols, made.locked), limit=2)[0] == 1
+        assert deduce(n, made.board.symbols, made.locked).grade == level
 
 
 def test_hard_and_extreme_unique_puzzles_need_five_symbols():

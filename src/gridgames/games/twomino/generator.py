@@ -8,6 +8,11 @@ Shuffling (the seed): the pairs go to random slots, some turned 180 degrees; the
 square sizes from 2x2 up to NxN, every square of the board made of whole dominoes is
 transposed with probability 1/2 (which turns its horizontal dominoes vertical and back).
 Then about N^2/4 bars between dominoes are locked as hints.
+
+Random boards (ours, for unique puzzles without given bars): a random domino tiling, then the
+pairs dealt to its dominoes so that no two side-by-side dominoes form a 2x2 block whose
+diagonal cells match (such a block can always be read the other way round, as Simon Tatham's
+Dominosa generator also avoids).
 """
 
 from __future__ import annotations
@@ -86,6 +91,61 @@ def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size
     for c in cells:
         symbols[flip(c)] = old_symbols[c]
         partner[flip(c)] = flip(old_partner[c])
+
+
+def random_board(n: int, rng: Rng) -> Board | None:
+    """A random tiling with the pairs dealt to it; None when the deal gets stuck."""
+    partner = _random_tiling(n, rng)
+    lay = layout(n)
+    symbols = [-1] * lay.grid.size
+    pairs = [(hi, lo) for hi in range(n) for lo in range(hi + 1)]
+    rng.shuffle(pairs)
+    dominoes = sorted({(min(c, partner[c]), max(c, partner[c])) for c in range(len(partner))})
+    rng.shuffle(dominoes)
+    for a, b in dominoes:
+        for index, (hi, lo) in enumerate(pairs):
+            ways = [(x, y) for x, y in ((hi, lo), (lo, hi))
+                    if _reads_one_way(lay, partner, symbols, a, b, x, y)]
+            if ways:
+                symbols[a], symbols[b] = ways[rng.below(len(ways))]
+                del pairs[index]
+                break
+        else:
+            return None
+    return Board(n, tuple(symbols), tuple(partner))
+
+
+def _random_tiling(n: int, rng: Rng) -> list[int]:
+    """Partner of each cell: the samples layout mixed by random flips of 2x2 blocks made of
+    two parallel dominoes (such flips reach every tiling of a rectangle)."""
+    partner = list(samples(n).partner)
+    cols, rows = n, n + 1
+    for _ in range(8 * rows * cols):
+        top, left = rng.below(rows - 1), rng.below(cols - 1)
+        a, b = top * cols + left, top * cols + left + 1
+        c, d = a + cols, b + cols
+        if partner[a] == b and partner[c] == d:
+            partner[a], partner[c], partner[b], partner[d] = c, a, d, b
+        elif partner[a] == c and partner[b] == d:
+            partner[a], partner[b], partner[c], partner[d] = b, a, d, c
+    return partner
+
+
+def _reads_one_way(lay, partner: list[int], symbols: list[int], a: int, b: int, x: int,
+                   y: int) -> bool:
+    """False when x on a and y on b would match a diagonal cell of a dealt domino lying
+    alongside a-b: the 2x2 block could then be read as the two other dominoes."""
+    cols = lay.grid.cols
+    (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+    for side in (1, -1):
+        dr, dc = side * (cb - ca), side * (rb - ra)  # a step across the domino
+        if not (0 <= ra + dr < lay.grid.rows and 0 <= ca + dc < cols
+                and 0 <= rb + dr < lay.grid.rows and 0 <= cb + dc < cols):
+            continue
+        c, d = a + dr * cols + dc, b + dr * cols + dc
+        if partner[c] == d and symbols[c] >= 0 and (symbols[c] == y or symbols[d] == x):
+            return False
+    return True
 
 
 def hint_bars(board: Board, rng: Rng) -> list[int]:
