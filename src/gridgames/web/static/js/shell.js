@@ -166,9 +166,10 @@ function showNotice(message, kind = "error") {
   noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
 }
 
-function setThinking(value) {
+function setThinking(value, label = "AI is thinking…") {
   thinking = value;
   $("thinking").hidden = !value;
+  $("thinking").textContent = label;
   if (board) board.setEnabled(!value && seatToMove() === PERSON);
   if (current) updateButtons();
 }
@@ -213,16 +214,25 @@ async function newGame(params = null, seats = null) {
   hintMove = null;
   setThinking(false);
   const body = { game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats };
-  const payload = await api("POST", "/api/sessions", body);
-  show(payload, {});
-  return payload;
+  // Some puzzles take a second or two to make (graded 2mino boards): say so meanwhile.
+  const slow = setTimeout(() => setThinking(true, "Making a new game…"), 300);
+  try {
+    const payload = await api("POST", "/api/sessions", body);
+    clearTimeout(slow);
+    setThinking(false);
+    show(payload, {});
+    return payload;
+  } finally {
+    clearTimeout(slow);
+    if (thinking) setThinking(false);
+  }
 }
 
 // Ask the server something about the position (a hint, a check) with the thinking
 // indicator on; the answer is dropped when the game moved on meanwhile.
 async function ask(path, onAnswer) {
   const mine = token;
-  setThinking(true);
+  setThinking(true, "Thinking…");
   try {
     const answer = await api("GET", `/api/sessions/${current.session}/${path}`);
     if (mine !== token) return;
