@@ -314,6 +314,18 @@ def test_original_level_1_fewest_pushes_is_14():
     assert replays_to_a_win(level.desc(), found.moves)
 
 
+def test_improving_width_search_proves_level_1s_14_pushes():
+    # The width search's first solution is long; going on below it, it ends with 14 pushes
+    # and nothing cheaper left: the same proof as A*'s.
+    level = read_original(ORIGINAL.read_text())[0]
+    first = solve(level.board, level.penguin, PUSHES, width=True, max_seconds=120)
+    found = solve(level.board, level.penguin, PUSHES, width=True, improve=True,
+                  max_seconds=120, max_states=10**8)
+    assert first.pushes > 14 and not first.optimal
+    assert found.pushes == 14 and found.optimal
+    assert replays_to_a_win(level.desc(), found.moves)
+
+
 def test_original_level_1_shortest_is_99_moves():
     # A* over moves with an admissible bound: the first solution it takes is a shortest one.
     level = read_original(ORIGINAL.read_text())[0]

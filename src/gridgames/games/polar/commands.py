@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="time limit per level")
     p.add_argument("--search", default="auto", choices=("auto", "astar", "width"),
                    help="astar: proven shortest when it finishes; width: best-first width "
-                   "search over pushes, fast but not proven; auto (default): A* for up to "
-                   "half the time, then the width search")
+                   "search over pushes, fast, then looking for fewer pushes until the time is "
+                   "up (proven when none are left); auto (default): A* for up to half the "
+                   "time, then the width search")
     p.add_argument("--weight", type=float, default=1.0,
                    help="A* only, above 1: faster, solutions not proven shortest")
     p.set_defaults(run=cmd_solve)
@@ -87,7 +88,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
 def _solve_level(level: Level, args: argparse.Namespace) -> Solution:
     def search(objective: str, width: bool, seconds: float) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
-                     max_seconds=seconds, max_states=200_000_000)
+                     max_seconds=seconds, max_states=200_000_000, improve=True)
 
     if args.search != "auto":
         return search(args.objective, args.search == "width", args.seconds)

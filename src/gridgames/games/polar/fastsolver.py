@@ -366,7 +366,7 @@ def rehash(hashes, n, table):
 
 @njit(cache=True)
 def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
-        heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, slice_size,
+        heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, limit, slice_size,
         child8, child64, mountain_id, bombable, tables, far_rows, extra_rows, seen1, seen2):
     """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
     or FULL (grow the arrays and call again).
@@ -375,7 +375,11 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
     when taken off the heap, so the first goal is cheapest. Width: best-first width search,
     ordered by novelty, then bound, deeper first; goals are taken when generated. Novelty is
     counted among the states with as many hearts left: tried against the bound as the
-    partition, this solved all six original levels where that did not."""
+    partition, this solved all six original levels where that did not.
+
+    limit: when above 0, only solutions cheaper than limit are wanted: a child whose cost plus
+    bound reaches it is dropped, and a state reached again more cheaply is opened again, so a
+    search that runs out has shown no cheaper solution exists (the bound is admissible)."""
     capacity = states8.shape[0]
     dist = np.empty(CELLS, np.int32)
     queue = np.empty(CELLS, np.int32)
@@ -415,16 +419,17 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                     continue
                 step = 1 if count_pushes else dist[stand] + 1
                 g = cost[idx] + step
-                if g >= g_cap:
+                if g >= g_cap or (limit > 0 and g + h >= limit):
                     continue
                 child8[KEY] = _region_first(child8, stand) if count_pushes else stand
                 found = _find_or_add(states64, hashes, table, meta, child64, _hash(child64))
                 if found < 0:
                     at = -1 - found
-                elif closed[found] or cost[found] <= g:
+                elif cost[found] <= g or (closed[found] and limit == 0):
                     continue
                 else:
                     at = found
+                    closed[at] = 0
                 cost[at] = g
                 parent[at] = idx
                 pushed_from[at] = stand
@@ -506,11 +511,12 @@ class Search:
         self.table = np.full(2 * self.states8.shape[0], -1, np.int32)
         rehash(self.hashes, int(self.meta[N_STATES]), self.table)
 
-    def run(self, nxt: np.ndarray, weight4: int, never: int, slice_size: int) -> int:
+    def run(self, nxt: np.ndarray, weight4: int, never: int, slice_size: int,
+            limit: int = 0) -> int:
         return run(self.states8, self.states8.view(np.uint64), self.hashes, self.cost,
                    self.parent, self.pushed_from, self.direction, self.closed, self.table,
                    self.heap_key, self.heap_idx, self.meta, nxt, self.count_pushes, weight4,
-                   self.width, never, slice_size, self.child8, self.child64,
+                   self.width, never, limit, slice_size, self.child8, self.child64,
                    self.mountain_id, self.bombable, self.tables, self.far_rows,
                    self.extra_rows, self.seen1, self.seen2)
 
