@@ -148,6 +148,17 @@ def test_border_heart_with_a_house_in_line_lives_unless_a_tree_is_between():
     assert dead_hearts(corner.board) == [0]
 
 
+def test_a_mountain_no_bomb_can_meet_walls_a_heart_in():
+    # The border heart's only line home crosses a mountain: with no bomb it stands for ever,
+    # so the game is lost at once; a bomb that can reach the mountain keeps the level alive.
+    no_bomb = state_of(["...+..M...H" + "." * 13, "P" + "." * 23, EMPTY_ROW, EMPTY_ROW])
+    assert dead_hearts(no_bomb.board) == [3]
+    assert GAME.status(no_bomb).kind == "lost"
+    bomb = state_of(["...+..M...H" + "." * 13, "P" + "." * 23, "." * 6 + "B" + "." * 17,
+                     EMPTY_ROW])
+    assert dead_hearts(bomb.board) == []
+
+
 # --- levels and codecs ---
 
 SEED_LEVEL_1 = [  # the seed's level 1, "aligned by groups of 24" (codes 0-6)

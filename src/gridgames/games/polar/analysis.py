@@ -1,12 +1,15 @@
 """What can never change in a Polar level, and what follows from it.
 
-Trees and houses never move or vanish (mountains can be bombed, movables move). So a relaxed
-game on the trees and houses alone tells, for a heart on each cell, a lower bound on the
-pushes it needs to reach a house, and which cells a heart can never get home from:
+Trees and houses never move or vanish, nor do mountains no bomb can ever meet (the others can
+be bombed; movables move). So a relaxed game on those alone tells, for a heart on each cell, a
+lower bound on the pushes it needs to reach a house, and which cells a heart can never get
+home from:
 
 - a push moves a heart in a straight line; here it may stop on any cell of that line (some
-  movable might block it there), but never crosses a tree, and enters the first house on it;
-- the penguin must stand behind the heart: on the board and not on a house.
+  movable might block it there), but never crosses a tree or a lasting mountain, and enters
+  the first house on it;
+- the penguin must stand behind the heart: on the board, not on a house or a lasting
+  mountain.
 
 A heart that cannot reach a house in the relaxed game cannot in the real one (so the level is
 lost), and the relaxed push counts never overestimate (so A* stays exact).
@@ -23,10 +26,12 @@ DIRS = "UDLR"
 BEHIND = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
 
-def _fixed_layout(board: tuple[int, ...] | bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _fixed_layout(board: tuple[int, ...] | bytes) -> tuple[tuple[int, ...], ...]:
     trees = tuple(c for c, t in enumerate(board) if t == TREE)
     houses = tuple(c for c, t in enumerate(board) if t == HOUSE)
-    return trees, houses
+    bombable = bombable_mountains(board)
+    lasting = tuple(c for c, t in enumerate(board) if t == MOUNTAIN and c not in bombable)
+    return trees, houses, lasting
 
 
 def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
@@ -35,22 +40,23 @@ def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
 
 
 @cache
-def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...]) -> tuple[int, ...]:
-    tree_set, house_set = set(trees), set(houses)
+def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
+                  lasting: tuple[int, ...]) -> tuple[int, ...]:
+    walls, house_set = set(trees) | set(lasting), set(houses)
     dist = [NEVER] * GRID.size
     changed = True
     while changed:
         changed = False
         for cell in range(GRID.size):
-            if cell in tree_set or cell in house_set:
+            if cell in walls or cell in house_set:
                 continue
             best = dist[cell]
             for d in DIRS:
                 stand = step(cell, BEHIND[d])
-                if stand is None or stand in house_set:
+                if stand is None or stand in house_set or stand in lasting:
                     continue
                 at = step(cell, d)
-                while at is not None and at not in tree_set:
+                while at is not None and at not in walls:
                     if at in house_set:
                         best = min(best, 1)
                         break
