@@ -72,10 +72,21 @@ function defaultSeats() {
   return [PERSON, level];
 }
 
+// Some games take a second or two to make (graded 2mino boards): say so meanwhile.
 async function openSession(body) {
   token++;
-  const payload = await api("POST", "/api/sessions", body);
+  hintMove = null;
+  setThinking(false);
+  const slow = setTimeout(() => setThinking(true, "Making a new game…"), 300);
+  let payload;
+  try {
+    payload = await api("POST", "/api/sessions", body);
+  } finally {
+    clearTimeout(slow);
+    if (thinking) setThinking(false);
+  }
   show(payload, {});
+  return payload;
 }
 
 function splitMoves(text) {
@@ -210,22 +221,7 @@ function command(name) {
 }
 
 async function newGame(params = null, seats = null) {
-  token++;
-  hintMove = null;
-  setThinking(false);
-  const body = { game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats };
-  // Some puzzles take a second or two to make (graded 2mino boards): say so meanwhile.
-  const slow = setTimeout(() => setThinking(true, "Making a new game…"), 300);
-  try {
-    const payload = await api("POST", "/api/sessions", body);
-    clearTimeout(slow);
-    setThinking(false);
-    show(payload, {});
-    return payload;
-  } finally {
-    clearTimeout(slow);
-    if (thinking) setThinking(false);
-  }
+  return openSession({ game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats });
 }
 
 // Ask the server something about the position (a hint, a check) with the thinking
