@@ -33,6 +33,12 @@ def pair_of_index(index: int) -> tuple[int, int]:
     return hi, index - hi * (hi + 1) // 2
 
 
+def pair_name(index: int) -> str:
+    """A pair value as the seed writes it, higher symbol first: '10', 'c5'."""
+    hi, lo = pair_of_index(index)
+    return SYMBOLS[hi] + SYMBOLS[lo]
+
+
 def pair_count(n: int) -> int:
     return n * (n + 1) // 2
 

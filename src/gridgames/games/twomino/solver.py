@@ -9,9 +9,10 @@ Deduction techniques by level (each level may use those below it):
 - trivial: a value with one possible placement takes it; a cell with one possible
   placement takes it.
 - basic: a cell whose placements all have one value keeps that value for itself; a placement
-  that would leave some cell or some value with no placement, or would force two clashing
-  dominoes (a duplicate), is ruled out; area parity: a placement that would leave a region of
-  an odd number of free cells (cells joined where a domino can still lie) is ruled out.
+  is ruled out when it would leave some cell or some value with no placement, or leave two
+  cells beside it with only the same one value and no domino joining them (a duplicate);
+  area parity: a placement that is a bridge of the graph of free cells (joined where a domino
+  can still lie) with an even number of cells on each side would leave two odd areas.
 - hard: set analysis: when k free cells showing symbol v can only take k distinct values
   between them (no two of them joined by a possible double v-v), those values are ruled out
   elsewhere.
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 from gridgames.core.bits import bits
 from gridgames.games.twomino.advanced import Finding, forcing_chains, set_analysis
-from gridgames.games.twomino.board import SYMBOLS, Layout, layout, pair_index, pair_of_index
+from gridgames.games.twomino.board import Layout, layout, pair_index, pair_name
 
 LEVELS = ("trivial", "basic", "hard", "extreme")
 
@@ -70,8 +71,7 @@ class Puzzle:
 
     def describe(self, p: int) -> str:
         a, b = self.cells_of(p)
-        hi, lo = pair_of_index(self.values[p])
-        return (f"{SYMBOLS[hi]}{SYMBOLS[lo]} on {self.lay.grid.cell_name(a)}-"
+        return (f"{pair_name(self.values[p])} on {self.lay.grid.cell_name(a)}-"
                 f"{self.lay.grid.cell_name(b)}")
 
 
@@ -228,9 +228,8 @@ class _Deducer:
                 value = values.pop()
                 elsewhere = self.p.value_mask[value] & self.alive & ~mask
                 if elsewhere:
-                    hi, lo = pair_of_index(value)
                     self.rule_out(elsewhere, 1, f"every domino on {self.p.lay.grid.cell_name(cell)}"
-                                  f" is {SYMBOLS[hi]}{SYMBOLS[lo]}, so it is nowhere else")
+                                  f" is {pair_name(value)}, so it is nowhere else")
                     return True
         for p in bits(self.alive):
             rest = self.alive & ~self.p.conflict[p]
@@ -242,18 +241,16 @@ class _Deducer:
                     return True
             for value in self.free_values - {self.p.values[p]}:
                 if not rest & self.p.value_mask[value]:
-                    hi, lo = pair_of_index(value)
                     self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave pair "
-                                  f"{SYMBOLS[hi]}{SYMBOLS[lo]} no place")
+                                  f"{pair_name(value)} no place")
                     return True
         for p in bits(self.alive):
             twins = self._forced_twins(p)
             if twins:
                 (s, t), value = twins
-                hi, lo = pair_of_index(value)
                 self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave both "
                               f"{self.p.lay.grid.cell_name(s)} and {self.p.lay.grid.cell_name(t)}"
-                              f" only {SYMBOLS[hi]}{SYMBOLS[lo]}, which is one domino")
+                              f" only {pair_name(value)}, which is one domino")
                 return True
         for p, sizes in self._even_bridges():
             self.rule_out(1 << p, 1, f"{self.p.describe(p)} would split the free cells into "
