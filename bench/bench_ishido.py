@@ -20,9 +20,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from gridgames.core.rng import Rng
-from gridgames.games.ishido.ai import best_cell, valid_with_points
-from gridgames.games.ishido.board import GRID, neighbour_tiles
-from gridgames.games.ishido.rules import Ishido
+from gridgames.games.ishido.ai import best_cell
+from gridgames.games.ishido.game import GRID, Ishido, neighbour_tiles, valid_cells
 
 GAME = Ishido()
 PLAYERS = ("ai", "greedy", "greedy-neighbours")
@@ -38,7 +37,7 @@ def play(args: tuple[str, str, str]) -> tuple[bool, int, int, float]:
         if player == "ai":
             cell = best_cell(state.board, state.pouch, rules, state.fourways)
         else:
-            choices = valid_with_points(state.board, state.pouch[0], rules, state.fourways)
+            choices = valid_cells(state.board, state.pouch[0], rules, state.fourways)
             if player == "greedy":
                 key = {c: p for c, p in choices}
             else:

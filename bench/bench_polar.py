@@ -1,4 +1,4 @@
-"""Polar solver on the six original levels (../shared/data/polar/original-levels.txt).
+"""Polar solver on the six original levels (the game's `original` pack).
 
 Prints one line per level and search:
 `level search objective solved moves pushes proven states seconds`
@@ -15,12 +15,9 @@ Usage: python bench/bench_polar.py [SECONDS] [--moves] [--engine python]
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from gridgames.games.polar.levels import read_original
+from gridgames.games.polar.packs import builtin_pack
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
-
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "polar"
 
 
 def main() -> None:
@@ -32,7 +29,7 @@ def main() -> None:
         searches.append(("astar", MOVES))
     if engine != "fast":
         searches = [s for s in searches if s[0] == "astar"]
-    levels = read_original((DATA / "original-levels.txt").read_text(encoding="utf-8"))
+    levels = builtin_pack("original")
     print("level search objective solved moves pushes proven states seconds")
     for number, level in enumerate(levels, 1):
         for search, objective in searches:

@@ -1,6 +1,6 @@
 """Trilobite search AI: time per move and nodes per second at each level.
 
-Positions: the first 50 of the Connect-4 set Test_L2_R1 (../shared/data/connect4, middle game)
+Positions: the first 50 of the Connect-4 set Test_L2_R1 (data/connect4, middle game)
 and a few 10x10 line-5 openings. Prints one line per level and board:
 `board level mean_ms_per_move nodes_per_s`.
 """
@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 from gridgames.core.rng import Rng
-from gridgames.games.trilobite import Trilobite
 from gridgames.games.trilobite.ai import LEVELS, search
+from gridgames.games.trilobite.bitboard import Bitboard
+from gridgames.games.trilobite.game import Trilobite
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 GAME = Trilobite()
 
 
@@ -33,7 +34,7 @@ def measure(label: str, params: str, lines: list[str]) -> None:
         nodes = 0
         start = time.perf_counter()
         for state in states:
-            nodes += search(GAME.bitboard(state), level).nodes
+            nodes += search(Bitboard.of(state), level).nodes
         elapsed = time.perf_counter() - start
         print(f"{label} {level} {elapsed / len(states) * 1000:.1f} {nodes / elapsed:.0f}")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gridgames.games.trilobite.solver import parse_moves
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
 REFERENCE = {  # published mean time (us) and nodes per position, no opening book
     "Test_L3_R1": (4.6, 51), "Test_L2_R1": (37, 450), "Test_L2_R2": (3200, 39900),

@@ -3,7 +3,7 @@
 Prints one line per case: `N gen level puzzles mean_ms hint_bars_mean hint_free_share`, and
 beside it the
 reference time of Simon Tatham's C Dominosa generator on the same machine class (from
-../shared/data/dominosa/README.md; his Trivial/Basic/Hard/Extreme grades, no hint bars) and
+data/dominosa/README.md; his Trivial/Basic/Hard/Extreme grades, no hint bars) and
 the ratio ours / his (below 1: ours is faster). His N=13 Hard and Extreme times are given
 as "about 2 minutes" and "over 3 minutes", so those ratios are approximate (the second an
 upper bound).
@@ -20,9 +20,9 @@ import sys
 import time
 
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.generator import hint_bars, shuffled
-from gridgames.games.twomino.solver import LEVELS
-from gridgames.games.twomino.unique import unique_puzzle
+from gridgames.games.twomino.board import LEVELS
+from gridgames.games.twomino.game import hint_bars, shuffled
+from gridgames.games.twomino.generator import unique_puzzle
 
 REFERENCE_MS = {  # Tatham's generator, CPU ms per puzzle (data README)
     (7, "trivial"): 0.9, (7, "basic"): 2.4, (7, "hard"): 25, (7, "extreme"): 135,

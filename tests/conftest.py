@@ -22,7 +22,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -34,7 +34,7 @@ def server_url():
 
     from gridgames.web.app import create_app
 
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -8,7 +8,9 @@ import sys
 import pytest
 
 from gridgames.cli import main
-from gridgames.registry import GAMES
+from gridgames.registry import default_games
+
+GAMES = default_games()
 
 
 def run(*argv):
@@ -54,9 +56,10 @@ def test_show_text():
 def test_ai_prints_its_move():
     # X has 1, 2, 3 on the bottom row: O must block 4.
     code, out = run("ai", "trilobite::7/7/7/7/7/7", "--moves", "17273", "--level", "medium")
-    assert (code, out.strip()) == (0, "4")
+    assert (code, out.splitlines()[0]) == (0, "4")
+    assert out.splitlines()[1].startswith("medium: best found in ")  # a heuristic proves nothing
     code, out = run("ai", "tictactoe::3/3/3", "--moves", "a1", "a2", "b1", "b2")
-    assert (code, out.strip()) == (0, "c1")
+    assert (code, out.splitlines()) == (0, ["c1", "perfect: proven"])
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -77,15 +80,16 @@ def test_user_errors_are_one_line_and_exit_2(argv, message, capsys):
 
 
 def test_play_in_the_terminal_against_the_ai(monkeypatch):
-    # Person plays X; the perfect AI answers; u undoes both; the game ends in a draw or loss.
-    typed = "zz\na1\nu\nb2\n?\n" + "\n".join(["a1", "a3", "c1", "c3", "b1", "a2", "c2",
-                                             "b3"]) + "\nn\n"
+    # Person plays X; the perfect AI answers; undo takes back both; the game ends in a draw or
+    # a loss.
+    typed = "zz\na1\nundo\nb2\nmoves\n" + "\n".join(["a1", "a3", "c1", "c3", "b1", "a2",
+                                                      "c2", "b3"]) + "\nn\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
     code, out = run("play", "tictactoe", "--level", "perfect", "--seed", "t")
     assert code == 0
     assert "'zz' is not a cell" in out or "not a move" in out
     assert "AI (perfect) plays" in out
-    assert "Moves: " in out
+    assert "  moves: " in out
     assert "Play again?" in out and "X wins!" not in out
 
 

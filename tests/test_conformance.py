@@ -1,15 +1,22 @@
-"""The conformance suite: every registered game, every sample parameter set, random playouts
-over many seeds, checking the protocol's promises (core/game.py, DESIGN.md)."""
+"""The conformance suite: every registered game (plugins included: it reads the installed
+entry points), every sample parameter set, random playouts over many seeds, checking the
+protocol's promises (core/game.py, core/capabilities.py, DESIGN.md)."""
 
 import copy
 import json
 
 import pytest
 
+from gridgames.core.capabilities import CAPABILITIES, Hint
 from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.game import describe
+from gridgames.core.ids import GameId
+from gridgames.core.result import STATUSES, Budget, Result
 from gridgames.core.rng import Rng
-from gridgames.registry import GAMES
-from gridgames.session import GameId, Session
+from gridgames.registry import default_games
+from gridgames.session import Session
+
+GAMES = default_games()
 
 SEEDS = [f"conformance-{i}" for i in range(12)]
 # Games without a bound on their length (Polar: the penguin may walk for ever) are played for
@@ -54,7 +61,8 @@ def test_random_playouts_keep_every_promise(case, seed):
     for state in states:
         legal = game.legal_moves(state)
         status = game.status(state)
-        assert legal == sorted(set(legal), key=game.move_order), "legal moves sorted, unique"
+        assert len(legal) == len(set(legal)), "legal moves are unique"
+        assert legal == game.legal_moves(copy.deepcopy(state)), "legal moves in a fixed order"
         assert bool(legal) == (not status.over), "moves exactly while the game is ongoing"
         assert status.kind in ("ongoing", "won", "lost", "draw")
         assert isinstance(status.message, str) and status.message
@@ -112,12 +120,63 @@ def test_game_ids_round_trip(case, seed):
     name, params = case
     session = Session.new(name, params, seed)
     for text in (session.game_id, session.seed_id):
-        assert GameId.parse(text).format() == text
+        assert GameId.parse(text, GAMES).format() == text
         assert Session.from_id(text).state == session.state
 
 
 def test_describe_is_json(case):
     name, _ = case
-    card = GAMES[name].describe()
+    card = describe(GAMES[name])
     json.dumps(card)
     assert card["name"] == name and card["summary"]
+    assert set(card["capabilities"]) <= set(CAPABILITIES)
+    assert (card["ai_levels"] != []) == ("ai" in card["capabilities"])
+
+
+def check_result(found, kind):
+    """Machine play answers a Result whose words match its status, never more."""
+    assert isinstance(found, Result) and found.status in STATUSES
+    assert found.found == (found.value is not None)
+    if found.value is not None:
+        assert isinstance(found.value, kind)
+    assert ("proven" in found.words()) == found.proven
+    json.dumps(found.to_dict())
+
+
+QUICK = Budget(nodes=3_000, seconds=5.0)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_machine_play_answers_results(case, seed):
+    """Every capability a game has, on positions of a random playout: AI moves are legal,
+    hints are legal moves, solutions solve, analysis names legal moves."""
+    name, params = case
+    game = GAMES[name]
+    _, states, _ = playout(game, params, seed)
+    for state in states[::max(1, len(states) // 2)][:2]:
+        legal = game.legal_moves(state)
+        if not legal:
+            continue
+        if game.ai:
+            for level in game.ai.levels:
+                found = game.ai.choose(state, level, Rng(seed), QUICK)
+                check_result(found, str)
+                assert found.value in legal
+        if game.hints:
+            found = game.hints.hint(state, QUICK)
+            check_result(found, Hint)
+            assert found.value is None or found.value.move in legal
+        if game.analyzer:
+            found = game.analyzer.analyze(state, QUICK)
+            check_result(found, dict)
+            assert set(found.value) == set(legal)
+        if game.solver:
+            found = game.solver.solve(state, QUICK)
+            check_result(found, list)
+            if found.value is not None:
+                after = state
+                for move in found.value:
+                    after = game.apply(after, move)
+                assert game.status(after).kind == "won", "a solution wins"
+        if game.checker:
+            check_result(game.checker.check(state, QUICK), list)

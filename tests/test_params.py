@@ -3,7 +3,7 @@
 import pytest
 
 from gridgames.core.errors import BadInput
-from gridgames.games.trilobite.rules import TrilobiteParams
+from gridgames.games.trilobite.game import TrilobiteParams
 
 
 def test_defaults_and_round_trip():

@@ -1,5 +1,6 @@
-"""Polar, from seed 002_1e813132e21882de.txt: the seed's dispatch tables, level codecs, the
-original levels (../shared/data/polar), dead hearts, the solver and the CLI."""
+"""Polar, from the Polar seed (002_1e813132e21882de.txt): the seed's dispatch tables, level
+codecs, the original levels (the game's `original` pack), dead hearts, the solver and the
+CLI."""
 
 import io
 import re
@@ -9,12 +10,15 @@ import pytest
 
 from gridgames.cli import main
 from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
-from gridgames.games.polar import Polar
+from gridgames.games import polar
+from gridgames.games.polar import make_game
 from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.board import step as GRID_STEP
-from gridgames.games.polar.levels import (
+from gridgames.games.polar.game import play
+from gridgames.games.polar.packs import (
     builtin_pack,
     format_level_rows,
     load_levels,
@@ -27,13 +31,23 @@ from gridgames.games.polar.levels import (
     stge_to_hex,
     write_pack,
 )
-from gridgames.games.polar.physics import play
 from gridgames.games.polar.solver import MOVES, ORDER, PUSHES, push, solve
+from gridgames.registry import default_games
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
-SEED = SHARED / "seeds" / "002_1e813132e21882de.txt"
-ORIGINAL = SHARED / "data" / "polar" / "original-levels.txt"
-GAME = Polar()
+ORIGINAL = Path(polar.__file__).parent / "levels" / "original.txt"
+GAME = make_game()
+# Level 1 as the Polar seed (002_1e813132e21882de.txt) prints it: 99 16-bit words in hex,
+# copied from the seed.
+SEED_HEX_DUMP = (
+    "0x0000 0x0000 0x0003 0x0001\n0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
+    "0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0001 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
+    "0x0004 0x0000 0x0000 0x0001\n0x0000 0x0006 0x0000 0x0002\n0x0000 0x0005 0x0004 0x0005\n"
+    "0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n0x0000 0x0001 0x0000 0x0000\n"
+    "0x0001 0x0000 0x0000 0x0001\n0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
+    "0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0005\n0x0000 0x0000 0x0000 0x0002\n"
+    "0x0003 0x0000 0x0000 0x0001\n0x0001 0x0000 0x0000 0x0000\n0x0000 0x0001 0x0000 0x0000\n"
+    "0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
+    "0x0000 0x0000 0x0000\n")
 PARAMS = GAME.parse_params("")
 EMPTY_ROW = "." * 24
 
@@ -170,10 +184,7 @@ SEED_LEVEL_1 = [  # the seed's level 1, "aligned by groups of 24" (codes 0-6)
 
 
 def seed_hex_dump():
-    text = SEED.read_text(encoding="utf-8")
-    start = text.index("0x0000 0x0000 0x0003 0x0001")
-    end = text.index("There are 99 16-bit values")
-    return text[start:end]
+    return SEED_HEX_DUMP
 
 
 def test_level_1_from_the_seed_hex_dump():
@@ -371,9 +382,11 @@ def test_session_solve_and_hint():
     from gridgames.session import Session
 
     session = Session.new("polar", "level=2")
-    hint = GAME.hint(session.state)
-    assert hint in GAME.legal_moves(session.state)
-    session.solve()
+    hint = GAME.hints.hint(session.state, Budget(seconds=20))
+    assert hint.value.move in GAME.legal_moves(session.state)
+    assert hint.proven and hint.value.why.startswith("on a shortest solution")
+    solved = session.solve(Budget(seconds=20))
+    assert solved.proven
     assert session.status().kind == "won"
     assert session.history[-1].startswith("!solve ")
     session.undo()
@@ -403,49 +416,62 @@ def test_text_shows_the_board():
 
 # --- a user's level file in play and serve (--levels) ---
 
-@pytest.fixture
-def added_levels():
-    """Levels added with --levels live for the process: take them away after the test."""
-    from gridgames.games.polar import levels as level_module
 
-    yield level_module
-    level_module._ADDED.clear()
-
-
-def test_play_with_a_level_file(monkeypatch, added_levels):
+def test_play_with_a_level_file(monkeypatch):
     import sys
 
-    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     built_in = len(builtin_pack())
     out = io.StringIO()
     code = main(["play", "polar", "--levels", str(ORIGINAL), "--params",
                  f"level={built_in + 2}"], out)
     assert code == 0
+    assert out.getvalue().startswith(f"Polar: 6 levels added from {ORIGINAL}")
     original_2 = read_original(ORIGINAL.read_text())[1]
     assert "\n".join(format_level_rows(original_2.board, original_2.penguin)) in out.getvalue()
-    names = [entry["name"] for entry in GAME.catalogue()]
-    assert len(names) == built_in + 6 and names[built_in].startswith("Original level 1")
+    # The levels belong to that command's registry, not to the game everyone else uses.
+    assert len(GAME.levels.pack("gridgames")) == built_in
 
 
-def test_a_bad_level_file_is_refused_whole(tmp_path, capsys, added_levels):
+def test_levels_added_to_a_registry():
+    games, said = default_games().with_level_files([str(ORIGINAL)])
+    packs = {p["name"]: p["levels"] for p in games["polar"].levels.catalogue()}
+    built_in = len(builtin_pack())
+    assert len(packs["gridgames"]) == built_in + 6
+    assert packs["gridgames"][built_in]["name"].startswith("Original level 1")
+    assert said == [f"Polar: 6 levels added from {ORIGINAL}"]
+
+
+def test_a_bad_level_file_is_refused_whole(tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text(write_pack([builtin_pack()[1]]) + "\nlevel: broken\n" + "." * 24 + "\n")
-    before = GAME.catalogue()
     assert main(["play", "polar", "--levels", str(bad)], io.StringIO()) == 2
     assert "broken" in capsys.readouterr().err  # names the level at fault
-    assert GAME.catalogue() == before  # the good level before it was not added either
+    with pytest.raises(BadInput, match="broken"):
+        default_games().with_level_files([str(bad)])
     assert main(["play", "tictactoe", "--levels", str(ORIGINAL)], io.StringIO()) == 2
     assert "Tic-tac-toe has no level files" in capsys.readouterr().err
 
 
-def test_web_level_select_lists_added_levels(added_levels):
+@pytest.mark.parametrize("path, message", [
+    ("/dev/zero", "larger than 1024 KB"),
+    ("/nonexistent/levels.txt", "cannot read"),
+    ("/", "is a directory"),
+])
+def test_level_files_are_checked_before_they_are_read(path, message, capsys):
+    assert main(["polar", "solve", "--levels", path], io.StringIO()) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_web_level_select_lists_added_levels():
     from fastapi.testclient import TestClient
 
     from gridgames.web.app import create_app
 
-    GAME.add_levels(str(ORIGINAL))
-    client = TestClient(create_app())
-    listed = client.get("/api/games/polar/levels").json()
+    games, _ = default_games().with_level_files([str(ORIGINAL)])
+    client = TestClient(create_app(games=games))
+    packs = {p["name"]: p["levels"] for p in client.get("/api/games/polar/levels").json()}
+    listed = packs["gridgames"]
     assert listed[-1]["name"].startswith("Original level 6")
     created = client.post("/api/sessions", json={"game": "polar",
                                                  "params": f"level={len(listed)}"}).json()

@@ -5,17 +5,22 @@ import json
 import pytest
 
 from gridgames.core.errors import BadInput
-from gridgames.session import GameId, Session
+from gridgames.core.ids import GameId
+from gridgames.core.result import Budget
+from gridgames.registry import default_games
+from gridgames.session import Session
+
+GAMES = default_games()
 
 
 def test_game_id_forms_parse_and_print():
-    gid = GameId.parse("trilobite:line=5,width=10,height=10:10/10/10/10/10/10/10/10/10/10")
+    gid = GameId.parse("trilobite:line=5,width=10,height=10:10/10/10/10/10/10/10/10/10/10", GAMES)
     assert gid.params == "width=10,height=10,line=5"  # canonical order, every name
     assert gid.format().startswith("trilobite:width=10,height=10,line=5:")
-    seeded = GameId.parse("trilobite:#my seed")
+    seeded = GameId.parse("trilobite:#my seed", GAMES)
     assert (seeded.seed, seeded.desc) == ("my seed", None)
     assert seeded.format() == "trilobite:width=7,height=6,line=4#my seed"
-    assert GameId.parse("tictactoe::3/3/3").format() == "tictactoe::3/3/3"
+    assert GameId.parse("tictactoe::3/3/3", GAMES).format() == "tictactoe::3/3/3"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -71,7 +76,7 @@ def test_restart_is_a_move_that_can_be_undone():
 
 def test_solve_needs_a_solver():
     with pytest.raises(BadInput, match="no solver"):
-        Session.new("tictactoe").solve()
+        Session.new("tictactoe").solve(Budget())
 
 
 def _save(**changes):

@@ -7,12 +7,17 @@ from hypothesis import strategies as st
 
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.grid import Grid
+from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.core.stones import encode_position
-from gridgames.games.trilobite import Trilobite
+from gridgames.games.trilobite import make_game
 from gridgames.games.trilobite.bitboard import Bitboard
 
-GAME = Trilobite()
+GAME = make_game()
+
+
+def choose(state, level, rng):
+    return GAME.ai.choose(state, level, rng, Budget()).value
 
 
 def start(params=""):
@@ -165,7 +170,7 @@ def test_full_board_without_line_is_a_draw():
     """)
     state = GAME.apply(before, "7")
     assert state.full and not state.line
-    assert GAME.status(state).message == "Draw"
+    assert GAME.status(state).message == "It's a Draw"
     with pytest.raises(IllegalMove, match="over"):
         GAME.apply(state, "1")
 
@@ -234,14 +239,14 @@ def test_ai_takes_a_win_and_blocks_a_loss(params, level):
     x_stones = [str(c) for c in range(1, p.line)]
     moves = "".join(x + far for x in x_stones)
     # X to move wins at once in the next column.
-    assert GAME.choose(play(moves, params), level, Rng("w")) == str(p.line)
+    assert choose(play(moves, params), level, Rng("w")) == str(p.line)
     # O to move (X just made its line - 1) must block that column.
-    assert GAME.choose(play(moves[:-1], params), level, Rng("b")) == str(p.line)
+    assert choose(play(moves[:-1], params), level, Rng("b")) == str(p.line)
 
 
 def test_ai_is_deterministic_for_a_seed():
     state = play("44")
-    assert len({GAME.choose(state, "medium", Rng("same")) for _ in range(3)}) == 1
+    assert len({choose(state, "medium", Rng("same")) for _ in range(3)}) == 1
 
 
 def test_stronger_levels_beat_easy():
@@ -254,6 +259,6 @@ def test_stronger_levels_beat_easy():
                 state = start(params)
                 while not state.over:
                     level = strong if GAME.current_player(state) == strong_side else "easy"
-                    state = GAME.apply(state, GAME.choose(state, level, rng))
+                    state = GAME.apply(state, choose(state, level, rng))
                 results.append(GAME.status(state).winner in (None, strong_side))
     assert all(results)

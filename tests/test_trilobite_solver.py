@@ -1,6 +1,6 @@
-"""The exact Trilobite solver (issue 7): the Connect-4 benchmark sets
-(../shared/data/connect4, scores as in their README), small boards against plain minimax,
-the compiled kernel against the Python reference, the CLI, the perfect player."""
+"""The exact Trilobite solver: Pascal Pons' Connect-4 benchmark sets (data/connect4, scores
+as in its README), small boards against plain minimax, the compiled kernel against the Python
+reference, the CLI, the perfect player."""
 
 import io
 import sys
@@ -9,14 +9,16 @@ from pathlib import Path
 import pytest
 
 from gridgames.cli import main
+from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.core.search import WIN, Minimax
-from gridgames.games.trilobite import Trilobite
+from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.bitboard import Bitboard
 from gridgames.games.trilobite.fastsolver import FastSolver
 from gridgames.games.trilobite.solver import Solver, analyze, parse_moves
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
-GAME = Trilobite()
+DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
+GAME = make_game()
 
 
 def lines(name, every=1, limit=None):
@@ -85,7 +87,7 @@ def test_small_boards_against_plain_minimax(width, height, line, opening):
         if state.over:
             continue
         expected = minimax_score(state, width * height)
-        board = GAME.bitboard(state)
+        board = Bitboard.of(state)
         for engine in engines:
             engine.reset()
             assert engine.solve(board.current, board.mask, board.moves) == expected, game
@@ -119,14 +121,39 @@ def test_budget_gives_up_cleanly(fast):
     assert fast.solve(current, mask, moves, budget=10**6) is not None
 
 
+def position(moves):
+    state = GAME.new_state(GAME.parse_params(""), "7/7/7/7/7/7")
+    for move in moves:
+        state = GAME.apply(state, move)
+    return state
+
+
 def test_perfect_player():
     params = GAME.parse_params("")
-    state = GAME.new_state(params, GAME.new_desc(params, Rng("p")))
-    for move in "4455":
-        state = GAME.apply(state, move)
-    assert GAME.choose(state, "perfect", Rng("a")) in ("3", "6")
-    # From an opening the solver cannot finish within its budget it still plays (as "hard").
-    assert GAME.choose(GAME.new_state(params, "7/7/7/7/7/7"), "perfect", Rng("b")) in "1234567"
+    for moves, score in lines("Test_L2_R1", 200):  # middle-game positions with their scores
+        state = position(moves)
+        found = GAME.ai.choose(state, "perfect", Rng("a"), Budget())
+        assert found.proven and found.words() == "proven"
+        after = GAME.apply(state, found.value)
+        if not after.line:  # the move keeps the game's value: the best score
+            current, mask, count = parse_moves(Solver().g, moves + found.value)
+            assert -Solver().solve(current, mask, count) == int(score)
+    # From an opening the solver cannot finish within its budget it still plays, and says so.
+    found = GAME.ai.choose(GAME.new_state(params, "7/7/7/7/7/7"), "perfect", Rng("b"),
+                           Budget(nodes=100_000))
+    assert found.value in "1234567" and not found.proven
+    assert found.words().startswith("best found in ")
+    assert "ran out of its budget" in found.note and "hard level's move" in found.note
+
+
+def test_analysis_says_what_it_proved():
+    params = GAME.parse_params("")
+    moves, score = lines("Test_L2_R1", 1, 1)[0]
+    found = GAME.analyzer.analyze(position(moves), Budget())
+    assert found.proven and max(found.value.values()) == int(score)
+    partial = GAME.analyzer.analyze(GAME.new_state(params, "7/7/7/7/7/7"), Budget(nodes=50_000))
+    assert not partial.proven and None in partial.value.values()
+    assert "not solved within the budget" in partial.note
 
 
 def test_cli_solve(monkeypatch, capsys):
@@ -134,10 +161,12 @@ def test_cli_solve(monkeypatch, capsys):
     text = "\n".join(f"{m} {s}" for m, s in rows) + "\n44x\n1111111\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     out = io.StringIO()
-    assert main(["trilobite", "solve"], out) == 0
+    # Every good line is scored, every bad one named on stderr, and the command fails.
+    assert main(["trilobite", "solve"], out) == 2
     assert out.getvalue().splitlines() == [f"{m} {s}" for m, s in rows]
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("line 4: '44x'") and err[1].startswith("line 5: '1111111'")
+    assert err[2] == "gridgames: error: 2 line(s) were not positions of this board (see above)"
     position, score = rows[0]
     monkeypatch.setattr(sys, "stdin", io.StringIO(position + "\n"))
     out = io.StringIO()

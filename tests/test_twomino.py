@@ -1,5 +1,5 @@
 """2mino, from seed 004_4f8b1726872657bc.txt; unique puzzles, solvers, Dominosa interop
-(../shared/data/dominosa)."""
+(data/dominosa)."""
 
 import io
 from collections import Counter
@@ -9,24 +9,23 @@ import pytest
 
 from gridgames.cli import main
 from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
-from gridgames.games.twomino import TwoMino
+from gridgames.games.twomino import make_game
 from gridgames.games.twomino.board import layout, pair_index, pair_of_index
 from gridgames.games.twomino.dominosa import dominosa_solution, parse_dominosa, to_dominosa
+from gridgames.games.twomino.game import check_board, encode_desc, hint_bars, samples, shuffled
 from gridgames.games.twomino.generator import (
-    check_board,
-    hint_bars,
+    hint_free_puzzle,
+    puzzle_with_given_bars,
     random_board,
-    samples,
-    shuffled,
+    unique_puzzle,
 )
-from gridgames.games.twomino.rules import encode_desc
 from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
-from gridgames.games.twomino.unique import hint_free_puzzle, puzzle_with_given_bars, unique_puzzle
 from gridgames.session import Session
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "dominosa"
-GAME = TwoMino()
+DATA = Path(__file__).resolve().parents[1] / "data" / "dominosa"
+GAME = make_game()
 
 
 def state_for(n, board, locked=()):
@@ -189,11 +188,12 @@ def test_hard_and_extreme_unique_puzzles_need_five_symbols():
 
 def test_solve_hint_and_check_through_the_session():
     session = Session.new("twomino", "n=5,gen=unique,level=basic", seed="s")
-    hint = GAME.hint_info(session.state)
-    assert hint["move"] in GAME.legal_moves(session.state) and "turn" in hint["why"]
-    session.play(hint["move"])
-    assert GAME.check(session.state) == []  # a hinted bar is never wrong
-    session.solve()
+    hint = GAME.hints.hint(session.state, Budget())
+    assert hint.proven  # a deduction, not a guess
+    assert hint.value.move in GAME.legal_moves(session.state) and "turn" in hint.value.why
+    session.play(hint.value.move)
+    assert GAME.checker.check(session.state, Budget()).value == []  # a hinted bar is never wrong
+    assert session.solve(Budget()).proven
     assert session.status().kind == "won"
     session.undo()
     # A bar across a domino of the (unique) answer contradicts every solution.
@@ -204,7 +204,7 @@ def test_solve_hint_and_check_through_the_session():
     if wrong in GAME.legal_moves(session.state) and \
             answer.bars[first[0]] not in session.state.on:
         session.play(wrong)
-        assert wrong in GAME.check(session.state)
+        assert wrong in GAME.checker.check(session.state, Budget()).value
 
 
 # --- Simon Tatham's Dominosa ---

@@ -6,8 +6,10 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from gridgames.registry import GAMES
+from gridgames.registry import default_games
 from gridgames.web.app import MAX_BODY, create_app
+
+GAMES = default_games()
 
 
 @pytest.fixture
@@ -207,8 +209,10 @@ def test_puzzle_endpoints(client):
     assert client.get(f"/api/sessions/{sid}/check").json()["wrong"] == []
     solved = client.post(f"/api/sessions/{sid}/solve").json()
     assert solved["status"]["kind"] == "won" and solved["view"]["won"]
-    levels = client.get("/api/games/polar/levels").json()
-    assert levels[0]["number"] == 1 and levels[0]["best"] == "99"
+    packs = client.get("/api/games/polar/levels").json()
+    assert [p["name"] for p in packs] == ["gridgames", "original"]
+    assert packs[0]["levels"][0]["number"] == 1 and packs[0]["levels"][0]["best"] == "99"
+    assert len(packs[1]["levels"]) == 6 and "Go Endo" in packs[1]["credit"]
     assert client.get("/api/games/tictactoe/levels").status_code == 404
     ttt = new(client, game="tictactoe")["session"]
     assert client.get(f"/api/sessions/{ttt}/check").status_code == 400

@@ -5,8 +5,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from gridgames.registry import GAMES
+from gridgames.registry import default_games
 from tests.conftest import screenshot
+
+GAMES = default_games()
 
 pytestmark = pytest.mark.browser
 
@@ -63,8 +65,8 @@ def test_tictactoe_win_by_clicking(page, server_url):
 def test_tictactoe_draw_by_clicking(page, server_url):
     open_game(page, server_url, "tictactoe", TTT)
     click_cells(page, [0, 1, 2, 4, 3, 5, 7, 6, 8])
-    expect(page.locator("#status-text")).to_have_text("Draw")
-    expect(page.locator("#gameover-text")).to_have_text("Draw")
+    expect(page.locator("#status-text")).to_have_text("It's a Draw")
+    expect(page.locator("#gameover-text")).to_have_text("It's a Draw")
     screenshot(page, "tictactoe-draw")
 
 
@@ -150,7 +152,7 @@ def test_settings_change_the_board_and_players(page, server_url):
 
 def test_watch_ai_against_ai_and_help(page, server_url):
     open_game(page, server_url, "tictactoe", TTT, seats="perfect,perfect")
-    expect(page.locator("#status-text")).to_have_text("Draw", timeout=20000)
+    expect(page.locator("#status-text")).to_have_text("It's a Draw", timeout=20000)
     page.keyboard.press("?")
     expect(page.locator("#help-dialog")).to_be_visible()
     expect(page.locator("#keys")).to_contain_text("Undo")
@@ -176,12 +178,12 @@ def test_board_fills_the_window_at_any_size(browser, server_url, width, height):
 def test_trilobite_analysis_shows_every_columns_score(page, server_url):
     from pathlib import Path
 
-    data = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+    data = Path(__file__).resolve().parents[1] / "data" / "connect4"
     moves, score = (data / "Test_L3_R1").read_text().splitlines()[0].split()
     page.goto(f"{server_url}/play/trilobite?id=trilobite::7/7/7/7/7/7&moves={'+'.join(moves)}")
     expect(page.locator("[data-stone]")).to_have_count(len(moves))
     page.keyboard.press("y")
-    expect(page.locator("#analysis")).to_have_text("Analysis: on")
+    expect(page.locator("#analysis")).to_have_text("Analysis: on (proven)")
     scores = page.locator("[data-score]")
     expect(scores.first).to_be_visible(timeout=20000)
     values = [int(v) for v in scores.evaluate_all("ns => ns.map(n => n.dataset.score)")]

@@ -6,11 +6,11 @@ import pytest
 from playwright.sync_api import expect
 
 from gridgames.core.rng import Rng
-from gridgames.games.ishido import Ishido
+from gridgames.games.ishido import make_game
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
-GAME = Ishido()
+GAME = make_game()
 
 
 def deal_id(seed="browser", rules="seed"):

@@ -6,7 +6,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from gridgames.games.polar.levels import builtin_pack
+from gridgames.games.polar.packs import builtin_pack
 from gridgames.games.polar.solver import PUSHES, solve
 from tests.conftest import screenshot
 
@@ -23,7 +23,7 @@ def test_level_1_to_the_win_with_the_keyboard(page, server_url):
     level = builtin_pack()[0]
     solution = solve(level.board, level.penguin, PUSHES, max_seconds=120).moves
     page.goto(f"{server_url}/play/polar")
-    expect(page.locator("#level-select")).to_have_value("1")
+    expect(page.locator("#level-select")).to_have_value("gridgames:1")
     moves_shown(page, 0)
     # A few moves, then undo and restart: the board comes back.
     page.keyboard.press(KEYS[solution[0]])
@@ -46,14 +46,14 @@ def test_level_1_to_the_win_with_the_keyboard(page, server_url):
     expect(page.locator("#next-level")).to_be_visible()
     screenshot(page, "polar-level-1-won")
     page.locator("#next-level").click()
-    expect(page.locator("#level-select")).to_have_value("2")
+    expect(page.locator("#level-select")).to_have_value("gridgames:2")
     expect(page.locator("#level-select option").first).to_have_text(re.compile("^✓ 1\\."))
 
 
 def test_hint_arrow_buttons_and_refused_moves(page, server_url):
     game_id = quote(f"polar:level=2:{builtin_pack()[1].desc()}")
     page.goto(f"{server_url}/play/polar?id={game_id}")
-    expect(page.locator("#level-select")).to_have_value("2")
+    expect(page.locator("#level-select")).to_have_value("gridgames:2")
     expect(page.locator("[data-penguin]")).to_be_visible()
     page.locator("#hint").click()
     arrow = page.locator("[data-hint]")
@@ -67,3 +67,17 @@ def test_hint_arrow_buttons_and_refused_moves(page, server_url):
                                                       timeout=20000)
     page.keyboard.press("u")
     expect(page.locator("#status-text")).to_contain_text("to bring home")
+
+
+def test_the_original_pack_is_in_the_level_select(page, server_url):
+    page.goto(f"{server_url}/play/polar")
+    select = page.locator("#level-select")
+    expect(select).to_have_value("gridgames:1")
+    expect(page.locator("#level-select optgroup")).to_have_count(2)
+    expect(page.locator("#level-select optgroup").nth(1)).to_have_attribute(
+        "label", re.compile("Go Endo"))
+    select.select_option("original:3")
+    expect(page.locator("#board svg")).to_have_attribute("aria-label",
+                                                         re.compile("Original level 3"))
+    assert "pack%3Doriginal" in page.url or "pack=original" in page.url
+    screenshot(page, "polar-original-3")

@@ -1,5 +1,13 @@
+"""`python -m gridgames` and the `gridgames` command."""
+
 import sys
 
 from gridgames.cli import main
 
-sys.exit(main())
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,25 +1,28 @@
 """The command line: the same engines as the web app, for people at a terminal and scripts.
 
-Every user error (bad arguments, game IDs, params, moves) prints one line on stderr and exits
-with code 2; nothing is changed.
+Every user error (bad arguments, game IDs, params, moves, files) prints one line on stderr and
+exits with code 2; nothing is changed.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NoReturn, TextIO
 
 from gridgames.core.errors import BadInput
+from gridgames.core.game import describe
+from gridgames.core.ids import GameId
+from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
-from gridgames.registry import GAMES, get_game
+from gridgames.registry import Games, default_games
 from gridgames.session import Session
 
 EXIT_USAGE = 2
+AI_SECONDS = 10.0  # the default cap of one AI move or hint from the command line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,17 +31,24 @@ class _Parser(argparse.ArgumentParser):
         raise BadInput(f"{message} (see {self.prog} --help)")
 
 
-def _moves(session_game_text: str, words: Sequence[str] | None) -> list[str]:
-    return [] if not words else _split(session_game_text, " ".join(words))
-
-
-def _split(game_name: str, text: str) -> list[str]:
-    return get_game(game_name).split_moves(text)
+def package_version() -> str:
+    try:
+        return version("gridgames")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
 
 
 def _session_from(args: argparse.Namespace) -> Session:
-    name = args.id.partition(":")[0]
-    return Session.from_id(args.id, _moves(name, args.moves))
+    """The session of `id` after `--moves`, the moves read in the ID's game's notation."""
+    game = args.registry.get_game(GameId.parse(args.id, args.registry).game)
+    moves = game.split_moves(" ".join(args.moves)) if args.moves else []
+    return Session.from_id(args.id, moves, args.registry)
+
+
+def _seconds(value: float) -> float:
+    if not 0 < value <= 86400:
+        raise BadInput("--seconds must be above 0 and at most a day")
+    return value
 
 
 def state_report(session: Session) -> dict[str, Any]:
@@ -61,25 +71,32 @@ def state_report(session: Session) -> dict[str, Any]:
     return report
 
 
+def result_line(found: Result[Any]) -> str:
+    """The words of a machine-play result, with its note: 'proven' or 'best found in 0.2 s:
+    the hard level searched 9 moves ahead with a heuristic'."""
+    return found.words() + (f": {found.note}" if found.note else "")
+
+
 # --- commands ---
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> None:
+    games = args.registry
     if args.json:
-        print(json.dumps([g.describe() for g in GAMES.values()], indent=2), file=out)
+        print(json.dumps([describe(g) for g in games.values()], indent=2), file=out)
         return
-    for game in GAMES.values():
+    for game in games.values():
         print(f"{game.name:<10} {game.summary}", file=out)
         for p in game.params_type.describe():
             bounds = (f" ({p['lo']}..{p['hi']})" if "lo" in p else
                       f" ({'|'.join(p['choices'])})" if "choices" in p else "")
             print(f"{'':<12}{p['name']}={p['default']}{bounds}  {p.get('help', '')}", file=out)
-        if game.ai_levels:
-            print(f"{'':<12}AI levels: {', '.join(game.ai_levels)}", file=out)
+        if game.ai:
+            print(f"{'':<12}AI levels: {', '.join(game.ai.levels)}", file=out)
 
 
 def cmd_new(args: argparse.Namespace, out: TextIO) -> None:
-    session = Session.new(args.game, args.params, args.seed)
+    session = Session.new(args.game, args.params, args.seed, args.registry)
     print(session.game_id, file=out)
 
 
@@ -93,27 +110,43 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_ai(args: argparse.Namespace, out: TextIO) -> None:
+    """The AI's move on the first line, then what it is: proven, or best found (and why)."""
     session = _session_from(args)
     game = session.game
-    level = args.level or (game.ai_levels[-1] if game.ai_levels else "")
+    if game.ai is None:
+        raise BadInput(f"{game.title} has no AI player")
+    level = game.ai.check_level(args.level or game.ai.levels[-1])
+    if session.status().over:
+        raise BadInput("the game is over")
     # Without --seed the choice is still repeatable: the seed is the position itself.
     seed = args.seed if args.seed is not None else session.game_id + " " + " ".join(session.moves)
-    print(game.choose(session.state, game.check_level(level), Rng(seed)), file=out)
+    found = game.ai.choose(session.state, level, Rng(seed), Budget(seconds=_seconds(args.seconds)))
+    if args.json:
+        print(json.dumps({"move": found.value, "level": level, **found.to_dict()}), file=out)
+        return
+    print(found.value, file=out)
+    print(f"{level}: {result_line(found)}", file=out)
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
-    game_name = args.game or _ask_game(out)
+    games: Games = args.registry
+    if args.levels:
+        if args.game and games.get_game(args.game).levels is None:
+            raise BadInput(f"{games.get_game(args.game).title} has no level files")
+        games, said = games.with_level_files([args.levels])
+        for line in said:
+            print(line, file=out)
+    game_name = args.game or _ask_game(games, out)
     if game_name is None:
         return
-    if args.levels:
-        get_game(game_name).add_levels(args.levels)
-    session = Session.new(game_name, args.params, args.seed)
+    session = Session.new(game_name, args.params, args.seed, games)
     game = session.game
     ai_sides = _ai_sides(game, args.ai)
-    level = game.check_level(args.level or game.ai_levels[-1]) if ai_sides else ""
+    level = game.ai.check_level(args.level or game.ai.levels[-1]) if ai_sides else ""
     rng = Rng(session.seed or Rng.new_seed())
-    print(f"{game.title}. Type a move, u to undo, r to redo, restart, q to quit, ? for help.",
-          file=out)
+    budget = Budget(seconds=_seconds(args.seconds))
+    print(f"{game.title}. Type moves (several at once where the game allows), or: "
+          f"{', '.join(TERMINAL_WORDS)}.", file=out)
     while True:
         print("\n" + game.text(session.state), file=out)
         status = session.status()
@@ -122,34 +155,55 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
             answer = _read("Play again? [y/N] ", out)
             if answer is None or answer.lower() not in ("y", "yes"):
                 return
-            session = Session.new(game_name, args.params)
+            session = Session.new(game_name, args.params, games=games)
             continue
         player = game.current_player(session.state)
         if player is not None and player in ai_sides:
-            move = game.choose(session.state, level, rng)
-            print(f"AI ({level}) plays {move}", file=out)
-            session.play(move)
+            found = game.ai.choose(session.state, level, rng, budget)
+            print(f"AI ({level}) plays {found.value} ({result_line(found)})", file=out)
+            session.play(found.value)
             continue
         line = _read("> ", out)
-        if line is None or line in ("q", "quit"):
+        if line is None or line.lower() in ("q", "quit"):
             return
-        _terminal_command(session, line, out, ai_sides)
+        _terminal_command(session, line, out, ai_sides, budget)
 
 
-def _terminal_command(session: Session, line: str, out: TextIO, ai_sides: set[int]) -> None:
-    commands: dict[str, Callable[[], Any]] = {
-        "u": session.undo, "r": session.redo, "restart": session.restart,
-    }
+# Terminal play: commands are whole words, so that no move of any game is taken for one
+# (Polar's moves are U, D, L, R).
+TERMINAL_WORDS = ("undo", "redo", "restart", "hint", "moves", "quit")
+
+
+def _terminal_command(session: Session, line: str, out: TextIO, ai_sides: set[int],
+                      budget: Budget) -> None:
     game = session.game
+
+    def undo() -> None:
+        session.undo()
+        # Against the AI, undo takes back the AI's reply and the person's move together.
+        if session.can_undo and game.current_player(session.state) in ai_sides:
+            session.undo()
+
+    def hint() -> None:
+        if game.hints is None:
+            raise BadInput(f"{game.title} has no hints")
+        found = game.hints.hint(session.state, budget)
+        shown = found.value.move if found.value else "none"
+        why = f" ({found.value.why})" if found.value and found.value.why else ""
+        print(f"  hint: {shown}{why}; {result_line(found)}", file=out)
+
+    commands: dict[str, Callable[[], Any]] = {
+        "undo": undo, "redo": session.redo, "restart": session.restart, "hint": hint,
+        "moves": lambda: print("  moves: " + " ".join(game.legal_moves(session.state)),
+                               file=out),
+    }
+    word = line.strip().lower()
     try:
-        if line in commands:
-            commands[line]()
-            # Against the AI, undo takes back the AI's reply and the person's move together.
-            if line == "u" and session.can_undo and \
-                    session.game.current_player(session.state) in ai_sides:
-                session.undo()
-        elif line in ("?", "help"):
-            print("Moves: " + " ".join(game.legal_moves(session.state)), file=out)
+        if word in commands:
+            commands[word]()
+        elif word in ("?", "help"):
+            print(f"  type a move ({' '.join(game.legal_moves(session.state)[:8])} ...), or "
+                  f"one of: {', '.join(TERMINAL_WORDS)}", file=out)
         else:
             for move in game.split_moves(line):
                 session.play(move)
@@ -158,7 +212,7 @@ def _terminal_command(session: Session, line: str, out: TextIO, ai_sides: set[in
 
 
 def _ai_sides(game: Any, choice: str | None) -> set[int]:
-    if game.players != 2 or not game.ai_levels:
+    if game.players != 2 or game.ai is None:
         if choice not in (None, "none"):
             raise BadInput(f"{game.title} has no AI opponent")
         return set()
@@ -175,17 +229,17 @@ def _ai_sides(game: Any, choice: str | None) -> set[int]:
     raise BadInput(f"--ai must be none, both or one of {', '.join(game.player_names)}")
 
 
-def _ask_game(out: TextIO) -> str | None:
-    names = list(GAMES)
+def _ask_game(games: Games, out: TextIO) -> str | None:
+    names = list(games)
     for number, name in enumerate(names, 1):
-        print(f"{number}. {GAMES[name].title}: {GAMES[name].summary}", file=out)
+        print(f"{number}. {games[name].title}: {games[name].summary}", file=out)
     while True:
         answer = _read("Which game? ", out)
         if answer is None or answer in ("q", "quit"):
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(names):
             return names[int(answer) - 1]
-        if answer in GAMES:
+        if answer in games:
             return answer
         print(f"  type 1 to {len(names)}, or q", file=out)
 
@@ -199,17 +253,18 @@ def _read(prompt: str, out: TextIO) -> str | None:
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
     from gridgames.web.serve import serve
 
-    for path in args.levels or []:
-        added = get_game("polar").add_levels(path)
-        print(f"Polar: {added} levels added from {path}", file=out)
-    serve(args.host, args.port, open_browser=not args.no_browser, out=out)
+    games, said = args.registry.with_level_files(args.levels or [])
+    for line in said:
+        print(line, file=out)
+    serve(args.host, args.port, games, open_browser=not args.no_browser, out=out)
 
 
 # --- wiring ---
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(games: Games) -> argparse.ArgumentParser:
     parser = _Parser(prog="gridgames", description="Play and script grid-board games.")
+    parser.add_argument("--version", action="version", version=f"gridgames {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("list", help="the games and their parameters")
@@ -223,16 +278,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("show", help="print the board of a game ID after some moves")
-    p.add_argument("id", help="game:params:desc or game:params#seed")
+    p.add_argument("id", help="game:params:desc or game:params#seed (or a Dominosa ID)")
     p.add_argument("--moves", nargs="*", metavar="M", help="moves played from the start")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=cmd_show)
 
-    p = sub.add_parser("ai", help="print the AI's move in a position")
+    p = sub.add_parser("ai", help="print the AI's move in a position, and whether it is proven")
     p.add_argument("id")
     p.add_argument("--moves", nargs="*", metavar="M")
     p.add_argument("--level", help="AI level (the strongest when omitted)")
     p.add_argument("--seed", help="seed for breaking ties (default: the position)")
+    p.add_argument("--seconds", type=float, default=AI_SECONDS,
+                   help=f"cap on the time to think (default {AI_SECONDS:g})")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=cmd_ai)
 
     p = sub.add_parser("play", help="play in the terminal")
@@ -241,44 +299,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed")
     p.add_argument("--ai", help="who the AI plays: none, both, or a side (default: second)")
     p.add_argument("--level", help="AI level (the strongest when omitted)")
+    p.add_argument("--seconds", type=float, default=AI_SECONDS,
+                   help=f"cap on the AI's time a move, and on hints (default {AI_SECONDS:g})")
     p.add_argument("--levels", metavar="PATH", help="games with level files (Polar): add "
                    "this file's levels after the built-in ones (choose with --params level=N)")
     p.set_defaults(run=cmd_play)
 
+    from gridgames.web.serve import add_serve_options
+
     p = sub.add_parser("serve", help="start the web app")
-    p.add_argument("--host", default=os.environ.get("GRIDGAMES_HOST", "127.0.0.1"),
-                   help="address to bind (default 127.0.0.1, env GRIDGAMES_HOST)")
-    p.add_argument("--port", type=int, default=_env_port(),
-                   help="port (default 8000, env GRIDGAMES_PORT)")
-    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--levels", metavar="PATH", action="append",
-                   help="a Polar level file to add to the level select (repeatable)")
+    add_serve_options(p)
     p.set_defaults(run=cmd_serve)
 
-    for game in GAMES.values():  # game-specific commands: gridgames ishido autoplay ...
-        if game.cli_module:
-            importlib.import_module(game.cli_module).register(sub)
+    for game in games.values():  # game-specific commands: gridgames ishido autoplay ...
+        if game.commands:
+            game.commands.register(sub)
     return parser
-
-
-def _env_port() -> int:
-    raw = os.environ.get("GRIDGAMES_PORT", "8000")
-    if not raw.isdigit() or not 0 < int(raw) < 65536:
-        raise BadInput(f"GRIDGAMES_PORT must be a port number, not {raw!r}")
-    return int(raw)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     try:
-        args = build_parser().parse_args(argv)
+        games = default_games()
+        parser = build_parser(games)
+        args = parser.parse_args(argv)
         if not getattr(args, "run", None):
-            build_parser().print_help(out)
+            parser.print_help(out)
             return 0
+        args.registry = games
         args.run(args, out)
     except BadInput as err:
         print(f"gridgames: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `gridgames ... | head`: the reader has gone
+        sys.stderr.close()
+        return 0
     return 0

@@ -6,66 +6,30 @@ undone, and every state is reached by replaying moves through `game.apply`: a sa
 replay, and loading one checks every move. A bad save or game ID is refused whole.
 
 Game IDs are shareable strings: `game:params:desc` (an exact start position) or
-`game:params#seed` (generate the start from a seed).
+`game:params#seed` (generate the start from a seed): core/ids.py. Games are looked up in the
+registry the caller gives (the app's, a command's), the installed games by default.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import Game, Status
+from gridgames.core.ids import GameId, find_game
 from gridgames.core.params import Params
+from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
-from gridgames.registry import GAMES, get_game
+from gridgames.registry import default_games
 
 RESTART = "!restart"
 SOLVE = "!solve"
 SAVE_FORMAT = "gridgames-save"
 SAVE_VERSION = 1
-MAX_ID_LEN = 10_000
 MAX_HISTORY = 20_000
-
-
-@dataclass(frozen=True)
-class GameId:
-    game: str
-    params: str  # canonical params string
-    desc: str | None = None
-    seed: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> GameId:
-        if not isinstance(text, str) or not text.strip():
-            raise BadInput("a game ID is game:params:desc or game:params#seed")
-        text = text.strip()
-        if len(text) > MAX_ID_LEN:
-            raise BadInput("game ID is too long")
-        if text.partition(":")[0] not in GAMES:  # another program's ID, for a game that reads it
-            for game in GAMES.values():
-                if (converted := game.convert_foreign_id(text)) is not None:
-                    text = converted
-                    break
-        name, colon, rest = text.partition(":")
-        game = get_game(name)
-        cut = min((i for i in (rest.find(":"), rest.find("#")) if i >= 0), default=-1)
-        if not colon or cut < 0:
-            raise BadInput(f"{text[:60]!r} is not a game ID: write game:params:desc or "
-                           "game:params#seed")
-        params = game.parse_params(rest[:cut]).format()
-        if rest[cut] == "#":
-            seed = rest[cut + 1:]
-            if not seed:
-                raise BadInput("game ID has an empty seed after #")
-            return cls(game.name, params, seed=seed)
-        return cls(game.name, params, desc=rest[cut + 1:])
-
-    def format(self) -> str:
-        if self.desc is not None:
-            return f"{self.game}:{self.params}:{self.desc}"
-        return f"{self.game}:{self.params}#{self.seed}"
+Games = Mapping[str, Game]
 
 
 class Session:
@@ -82,22 +46,21 @@ class Session:
     # --- making sessions ---
 
     @classmethod
-    def new(cls, game_name: str, params_text: str = "", seed: str | None = None) -> Session:
-        game = get_game(game_name)
+    def new(cls, game_name: str, params_text: str = "", seed: str | None = None,
+            games: Games | None = None) -> Session:
+        game = find_game(games or default_games(), game_name)
         params = game.parse_params(params_text)
         seed = seed if seed is not None else Rng.new_seed()
         return cls(game, params, game.new_desc(params, Rng(seed)), seed)
 
     @classmethod
-    def from_id(cls, text: str, moves: list[str] | None = None) -> Session:
+    def from_id(cls, text: str, moves: list[str] | None = None,
+                games: Games | None = None) -> Session:
         """A session at the position the ID gives, after `moves` (all checked)."""
-        gid = GameId.parse(text)
-        game = get_game(gid.game)
-        params = game.parse_params(gid.params)
-        if gid.desc is not None:
-            session = cls(game, params, gid.desc)
-        else:
-            session = cls(game, params, game.new_desc(params, Rng(gid.seed)), gid.seed)
+        games = games or default_games()
+        gid = GameId.parse(text, games)
+        game, params, desc = gid.start(games)
+        session = cls(game, params, desc, gid.seed)
         for number, move in enumerate(moves or [], 1):
             session._replay_one(move, number)
         return session
@@ -164,14 +127,19 @@ class Session:
             raise BadInput("already at the start")
         return self.play(RESTART)
 
-    def solve(self) -> Any:
-        """Play the game's solution from here, as one move that can be undone."""
-        if not self.game.can_solve:
+    def solve(self, budget: Budget) -> Result[list[str]]:
+        """Play the game's solution from here, as one move that can be undone; the solver's
+        result says whether it is proven."""
+        if self.game.solver is None:
             raise BadInput(f"{self.game.title} has no solver")
-        solution = self.game.solve(self.state)
-        if solution is None:
-            raise BadInput("no solution from this position: undo or restart")
-        return self.play(" ".join([SOLVE, *solution]))
+        found = self.game.solver.solve(self.state, budget)
+        if found.value is None:
+            raise BadInput(found.note if found.proven and found.note else
+                           "no solution from this position: undo or restart" if found.proven
+                           else f"no solution found within {found.seconds:.1f} s")
+        if found.value:
+            self.play(" ".join([SOLVE, *found.value]))
+        return found
 
     def _after(self, state: Any, move: str) -> Any:
         if not isinstance(move, str):
@@ -217,16 +185,16 @@ class Session:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def load(cls, text: str | bytes) -> Session:
+    def load(cls, text: str | bytes, games: Games | None = None) -> Session:
         """A session from a save; BadInput naming the first problem, and no session at all."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as err:
-            raise BadInput(f"save file is not JSON: {err}") from err
-        return cls.from_dict(data)
+        except (ValueError, TypeError, RecursionError) as err:
+            raise BadInput(f"save file is not JSON: {str(err)[:80]}") from None
+        return cls.from_dict(data, games)
 
     @classmethod
-    def from_dict(cls, data: Any) -> Session:
+    def from_dict(cls, data: Any, games: Games | None = None) -> Session:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise BadInput("not a gridgames save file")
         if data.get("version") != SAVE_VERSION:
@@ -243,7 +211,7 @@ class Session:
             raise BadInput(f"save file has more than {MAX_HISTORY} moves")
         if not 0 <= cursor <= len(moves):
             raise BadInput(f"save file: cursor {cursor} is outside 0..{len(moves)}")
-        game = get_game(data["game"])
+        game = find_game(games or default_games(), data["game"])
         params = game.parse_params(data["params"])
         if seed is not None and game.new_desc(params, Rng(seed)) != data["desc"]:
             raise BadInput("save file: the desc does not match the seed")

@@ -1,8 +1,12 @@
 """The game protocol: what every game implements, and what the session, CLI and web rely on.
 
-A game is a stateless object (one per game, in the registry) whose methods are pure functions
-of immutable states. Every change of state goes through `apply(state, move)`, with moves as
-short strings: undo, redo, save files, replays, the web protocol and fuzzing all reuse it.
+A game is an object whose methods are pure functions of immutable states. Every change of
+state goes through `apply(state, move)`, with moves as short strings: undo, redo, save files,
+replays, the web protocol and fuzzing all reuse it.
+
+The required part is small (below). What a game can do besides its rules (an AI, a solver,
+hints, ...) are optional capability entries (core/capabilities.py), given when the game is
+made and None otherwise.
 """
 
 from __future__ import annotations
@@ -12,7 +16,19 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.capabilities import (
+    CAPABILITIES,
+    AiPlayer,
+    Analyzer,
+    Checker,
+    Commands,
+    ForeignIds,
+    Generator,
+    Hinter,
+    LevelPacks,
+    Solver,
+)
+from gridgames.core.errors import IllegalMove
 from gridgames.core.params import Params
 from gridgames.core.rng import Rng
 
@@ -26,7 +42,7 @@ _MOVE_CHARS = re.compile(r"[A-Za-z0-9_.:+\-=/]+")
 @dataclass(frozen=True)
 class Status:
     kind: str  # ONGOING, WON, LOST or DRAW (WON for two-player games: `winner` says who)
-    message: str  # what the status line shows: "It's X's turn", "O wins!", "Draw"
+    message: str  # what the status line shows: "It's X's turn", "O wins!", "It's a Draw"
     winner: int | None = None  # two-player games: 0 moved first, 1 second
     score: int | None = None  # scored games
 
@@ -54,13 +70,37 @@ class Game(ABC):
     params_type: ClassVar[type[Params]]
     players: ClassVar[int] = 1
     player_names: ClassVar[tuple[str, ...]] = ()
-    ai_levels: ClassVar[tuple[str, ...]] = ()  # two-player games: weakest first
-    can_solve: ClassVar[bool] = False
-    can_hint: ClassVar[bool] = False
-    # A module with `register(subparsers)` adding `gridgames <name> ...` commands, if any.
-    cli_module: ClassVar[str | None] = None
+    # The JS module that draws the game's view, a file beside the game's module (package
+    # data, so that an installed plugin carries its own; docs/adding-a-game.md).
+    renderer: ClassVar[str]
     # Parameter strings the conformance suite plays besides the defaults.
     sample_params: ClassVar[tuple[str, ...]] = ()
+
+    # Optional capabilities: plain entries, None where the game has none.
+    ai: AiPlayer | None = None
+    solver: Solver | None = None
+    hints: Hinter | None = None
+    analyzer: Analyzer | None = None
+    checker: Checker | None = None
+    levels: LevelPacks | None = None
+    foreign_ids: ForeignIds | None = None
+    generator: Generator | None = None
+    commands: Commands | None = None
+
+    def __init__(self, **capabilities: Any) -> None:
+        for key, value in capabilities.items():
+            if key not in CAPABILITIES:
+                raise TypeError(f"{key!r} is not a capability ({', '.join(CAPABILITIES)})")
+            setattr(self, key, value)
+
+    def capabilities(self) -> dict[str, Any]:
+        """The entries this game has."""
+        return {key: getattr(self, key) for key in CAPABILITIES
+                if getattr(self, key) is not None}
+
+    def replaced(self, **capabilities: Any) -> Game:
+        """The same game with some capability entries replaced (a user's level packs)."""
+        return type(self)(**{**self.capabilities(), **capabilities})
 
     # --- parameters and the initial position ---
 
@@ -84,15 +124,11 @@ class Game(ABC):
 
     @abstractmethod
     def legal_moves(self, state: Any) -> list[str]:
-        """Every legal move, unique, sorted by `move_order`; empty once the game is over."""
+        """Every legal move, unique, in the game's own order; empty once the game is over."""
 
     @abstractmethod
     def apply(self, state: Any, move: str) -> Any:
         """The state after `move`; IllegalMove with a reason (the input is never changed)."""
-
-    def move_order(self, move: str) -> Any:
-        """Sort key of legal moves."""
-        return move
 
     def split_moves(self, text: str) -> list[str]:
         """Read a written move list: moves separated by spaces or commas."""
@@ -103,6 +139,10 @@ class Game(ABC):
     @abstractmethod
     def status(self, state: Any) -> Status: ...
 
+    def current_player(self, state: Any) -> int | None:
+        """Two-player games: whose turn it is (0 moved first); None when over or solitaire."""
+        return None
+
     @abstractmethod
     def text(self, state: Any) -> str:
         """A plain-text board."""
@@ -111,72 +151,18 @@ class Game(ABC):
     def view(self, state: Any) -> dict[str, Any]:
         """Everything the web page draws, as JSON: no rule is left for the page to work out."""
 
-    def current_player(self, state: Any) -> int | None:
-        """Two-player games: whose turn it is (0 moved first); None when over or solitaire."""
-        return None
 
-    # --- machine play (optional) ---
-
-    def choose(self, state: Any, level: str, rng: Rng) -> str:
-        """The AI's move at `level` (one of ai_levels)."""
-        raise BadInput(f"{self.title} has no AI player")
-
-    def solve(self, state: Any) -> list[str] | None:
-        """Moves that win from state, or None when there is no solution from here."""
-        raise BadInput(f"{self.title} has no solver")
-
-    def hint(self, state: Any) -> str | None:
-        raise BadInput(f"{self.title} has no hints")
-
-    def hint_info(self, state: Any) -> dict[str, Any]:
-        """The hint with what the page may show about it: at least {"move": ...}; games that
-        can say why add "why"."""
-        return {"move": self.hint(state)}
-
-    can_check: ClassVar[bool] = False
-    can_analyze: ClassVar[bool] = False
-
-    def analysis(self, state: Any) -> list[int | None] | None:
-        """Exact score of each move for the side to move (games with a solver that can tell);
-        None when it would take too long."""
-        raise BadInput(f"{self.title} has no analysis")
-
-    def check(self, state: Any) -> list[str]:
-        """Moves already made that no solution agrees with (puzzles that can tell)."""
-        raise BadInput(f"{self.title} has no check")
-
-    def convert_foreign_id(self, text: str) -> str | None:
-        """A game ID in another program's format turned into ours, or None if it is not one."""
-        return None
-
-    def catalogue(self) -> list[dict[str, Any]] | None:
-        """Games with built-in levels: the list (number, name, ...); None for the others."""
-        return None
-
-    def add_levels(self, path: str) -> int:
-        """Games with level files: add a user's file to the levels (`--levels PATH`); returns
-        how many were added. Bad files are refused whole."""
-        raise BadInput(f"{self.title} has no level files")
-
-    def check_level(self, level: str) -> str:
-        if level not in self.ai_levels:
-            if not self.ai_levels:
-                raise BadInput(f"{self.title} has no AI player")
-            raise BadInput(f"unknown AI level {level!r} (levels: {', '.join(self.ai_levels)})")
-        return level
-
-    def describe(self) -> dict[str, Any]:
-        """The game's card for `gridgames list`, menus and the API."""
-        return {
-            "name": self.name,
-            "title": self.title,
-            "summary": self.summary,
-            "players": self.players,
-            "player_names": list(self.player_names),
-            "params": self.params_type.describe(),
-            "ai_levels": list(self.ai_levels),
-            "can_solve": self.can_solve,
-            "can_hint": self.can_hint,
-            "can_check": self.can_check,
-            "can_analyze": self.can_analyze,
-        }
+def describe(game: Game) -> dict[str, Any]:
+    """The game's card for `gridgames list`, menus and the API."""
+    return {
+        "name": game.name,
+        "title": game.title,
+        "summary": game.summary,
+        "players": game.players,
+        "player_names": list(game.player_names),
+        "params": game.params_type.describe(),
+        "ai_levels": list(game.ai.levels) if game.ai else [],
+        "default_ai_level": game.ai.default_level if game.ai else None,
+        "capabilities": [key for key in game.capabilities() if key != "commands"],
+        "score_help": game.analyzer.score_help if game.analyzer else None,
+    }

@@ -23,6 +23,7 @@ from gridgames.core.rng import Rng
 EMPTY = 0
 STONE_CHARS = ".xo"  # cell value -> character; player p owns stones of value p + 1
 MAX_DESC = 2000
+DRAW_MESSAGE = "It's a Draw"  # the tic-tac-toe seed's words (001_6400b73b61ed812c.txt)
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,6 @@ def decode_position(grid: Grid, desc: str) -> tuple[int, ...]:
 class StoneGame(Game):
     players = 2
     player_names = ("X", "O")
-    can_hint = True
 
     # --- what a game says ---
 
@@ -135,8 +135,7 @@ class StoneGame(Game):
     def legal_moves(self, state: StoneState) -> list[str]:
         if state.over:
             return []
-        return sorted((self.move_of_cell(state, c) for c in self.playable_cells(state)),
-                      key=self.move_order)
+        return sorted(self.move_of_cell(state, c) for c in self.playable_cells(state))
 
     def apply(self, state: StoneState, move: str) -> StoneState:
         check_move_text(move)
@@ -158,14 +157,8 @@ class StoneGame(Game):
         if state.line:
             return Status(WON, f"{self.player_names[state.winner]} wins!", winner=state.winner)
         if state.full:
-            return Status(DRAW, "Draw")
+            return Status(DRAW, DRAW_MESSAGE)
         return Status(ONGOING, f"It's {self.player_names[state.to_move]}'s turn")
-
-    def hint(self, state: StoneState) -> str | None:
-        """The strongest AI's move (ties broken the same way each time for a position)."""
-        if state.over:
-            return None
-        return self.choose(state, self.ai_levels[-1], Rng(self.position(state)))
 
     def position(self, state: StoneState) -> str:
         """The current position as a desc (to share or analyse it as a new start)."""
@@ -174,6 +167,7 @@ class StoneGame(Game):
     def view(self, state: StoneState) -> dict[str, Any]:
         over = state.over
         return {
+            "kind": "stones",
             "rows": state.grid.rows,
             "cols": state.grid.cols,
             "cells": [STONE_CHARS[v] for v in state.cells],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import threading
 from collections.abc import Callable
-from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +21,19 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
+from gridgames.core.game import Game, describe
+from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
-from gridgames.registry import GAMES, get_game
+from gridgames.registry import Games, default_games
 from gridgames.session import Session
 from gridgames.web.limits import BodyLimit
 from gridgames.web.store import PERSON, MemoryStore, SessionStore, Table, check_seats
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+THINK_SECONDS = 10.0  # the default cap of one piece of machine play asked by a page
 
 
 class _Body(BaseModel):
@@ -83,11 +87,17 @@ def payload(table: Table) -> dict[str, Any]:
     }
 
 
-def create_app(store: SessionStore | None = None) -> FastAPI:
-    app = FastAPI(title="gridgames", version="0.1.0",
+def create_app(store: SessionStore | None = None, games: Games | None = None,
+               think_seconds: float = THINK_SECONDS) -> FastAPI:
+    from gridgames.cli import package_version
+
+    games = games if games is not None else default_games()
+    app = FastAPI(title="gridgames", version=package_version(),
                   description="Play grid-board games: the server applies moves, pages draw.")
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
     tables: SessionStore = store if store is not None else MemoryStore()
+    budget = Budget(seconds=think_seconds)
+    demos: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(len(games) + 1)
     thinking: set[str] = set()  # tables whose AI move is being computed
     thinking_lock = threading.Lock()
 
@@ -132,7 +142,7 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
     @app.get("/play/{name}", include_in_schema=False, response_model=None)
     def game_page(name: str) -> FileResponse | HTMLResponse:
-        if name not in GAMES:
+        if name not in games:
             return HTMLResponse(
                 f"<!doctype html><title>Unknown game</title><p>There is no game called "
                 f"{html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
@@ -145,23 +155,30 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/games/{name}/renderer.js", include_in_schema=False)
+    def renderer(name: str) -> FileResponse:
+        """A game's renderer module: package data beside the game's module, so that a plugin
+        carries its own (docs/adding-a-game.md)."""
+        return FileResponse(_renderer_path(games.get_game(name)),
+                            media_type="text/javascript")
+
     # --- games ---
 
     @app.get("/api/games", summary="Every game: name, params, AI levels, what it can do")
     def list_games() -> list[dict[str, Any]]:
-        return [game.describe() for game in GAMES.values()]
+        return [describe(game) for game in games.values()]
 
     @app.get("/api/games/{name}/demo", summary="A short machine-played game, for previews")
     def demo(name: str) -> dict[str, Any]:
-        get_game(name)
-        return {"views": _demo_views(name)}
+        game = games.get_game(name)
+        return {"views": demos.get_or_make(name, lambda: _demo_views(game, games))}
 
-    @app.get("/api/games/{name}/levels", summary="The built-in levels, for games with levels")
+    @app.get("/api/games/{name}/levels", summary="The level packs, for games with levels")
     def levels(name: str) -> list[dict[str, Any]]:
-        listed = get_game(name).catalogue()
-        if listed is None:
-            raise UnknownName(f"{name} has no levels")
-        return listed
+        game = games.get_game(name)
+        if game.levels is None:
+            raise UnknownName(f"{game.title} has no levels")
+        return game.levels.catalogue()
 
     # --- sessions ---
 
@@ -179,11 +196,11 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
     @app.post("/api/sessions", status_code=201, summary="Start a game (new, or from an ID)")
     def new_session(body: NewGame) -> dict[str, Any]:
         if body.id is not None:
-            session = Session.from_id(body.id, body.moves)
+            session = Session.from_id(body.id, body.moves, games)
         elif body.game is not None:
             if body.moves:
                 raise BadInput("moves need an id to start from")
-            session = Session.new(body.game, body.params, body.seed)
+            session = Session.new(body.game, body.params, body.seed, games)
         else:
             raise BadInput("give a game name or a game id")
         seats = check_seats(session.game, body.seats)
@@ -192,7 +209,7 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
     @app.post("/api/sessions/load", status_code=201, summary="Start a game from a save file")
     async def load_session(request: Request) -> dict[str, Any]:
-        session = Session.load(await request.body())
+        session = Session.load(await request.body(), games)
         return payload(tables.create(session, check_seats(session.game, None)))
 
     @app.get("/api/sessions/{session_id}", summary="The current position")
@@ -238,26 +255,40 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
 
     @app.post("/api/sessions/{session_id}/solve", summary="Play the solution (undoable)")
     def solve(session_id: str) -> dict[str, Any]:
-        return change(session_id, lambda table: table.session.solve())
+        found: list[Result[list[str]]] = []
+        answer = change(session_id, lambda table: found.append(table.session.solve(budget)))
+        return {**answer, "result": found[0].to_dict()}
+
+    def capability(session_id: str, entry: str, what: str) -> tuple[Session, Any]:
+        session = table_of(session_id).session
+        found = getattr(session.game, entry)
+        if found is None:
+            raise BadInput(f"{session.game.title} has no {what}")
+        return session, found
 
     @app.get("/api/sessions/{session_id}/hint", summary="The move the game suggests")
     def hint(session_id: str) -> dict[str, Any]:
-        table = table_of(session_id)
-        session = table.session
-        info = session.game.hint_info(session.state)
-        return {"hint": info.pop("move"), **info, "moves": session.moves}
+        session, hints = capability(session_id, "hints", "hints")
+        found = hints.hint(session.state, budget)
+        return {"hint": found.value.move if found.value else None,
+                "why": found.value.why if found.value else found.note,
+                "result": found.to_dict(), "moves": session.moves}
 
     @app.get("/api/sessions/{session_id}/check",
              summary="Moves made that no solution agrees with (puzzles that can check)")
     def check(session_id: str) -> dict[str, Any]:
-        session = table_of(session_id).session
-        return {"wrong": session.game.check(session.state), "moves": session.moves}
+        session, checker = capability(session_id, "checker", "check")
+        found = checker.check(session.state, budget)
+        return {"wrong": found.value, "result": found.to_dict(), "moves": session.moves}
 
     @app.get("/api/sessions/{session_id}/analysis",
-             summary="Exact score of every move for the side to move (null: too deep)")
+             summary="The score of every move for the side to move (null: not known within "
+             "the budget)")
     def analysis(session_id: str) -> dict[str, Any]:
-        session = table_of(session_id).session
-        return {"scores": session.game.analysis(session.state), "moves": session.moves}
+        session, analyzer = capability(session_id, "analyzer", "analysis")
+        found = analyzer.analyze(session.state, budget)
+        return {"scores": found.value, "score_help": analyzer.score_help,
+                "result": found.to_dict(), "moves": session.moves}
 
     @app.put("/api/sessions/{session_id}/seats", summary="Who plays each side")
     def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
@@ -274,46 +305,51 @@ def create_app(store: SessionStore | None = None) -> FastAPI:
         with table.lock:
             state, cursor = session.state, session.cursor
             seat = table.seat_to_move()
-        if seat is None:
+        if seat is None or game.ai is None:
             raise IllegalMove("the game is over" if game.status(state).over
                               else f"{game.title} has no AI player")
         level = (body.level if body and body.level else None) or \
-            (seat if seat != PERSON else (game.ai_levels[-1] if game.ai_levels else ""))
-        game.check_level(level)
+            (seat if seat != PERSON else game.ai.levels[-1])
+        game.ai.check_level(level)
         with thinking_lock:
             if table.id in thinking:
                 raise IllegalMove("the AI is already thinking about this game")
             thinking.add(table.id)
         try:  # the search runs outside the table lock: the page can still read the game
             rng = Rng(f"{session.game_id} {' '.join(session.moves)} {level}")
-            chosen = game.choose(state, level, rng)
+            found = game.ai.choose(state, level, rng, budget)
         finally:
             with thinking_lock:
                 thinking.discard(table.id)
         with table.lock:
             if session.cursor != cursor or session.state != state:
                 raise IllegalMove("the position changed while the AI was thinking")
-            session.play(chosen)
+            session.play(found.value)
             tables.put(table)
-            return {**payload(table), "ai_move": chosen}
+            return {**payload(table), "ai_move": found.value, "ai_level": level,
+                    "result": found.to_dict()}
 
     return app
 
 
-@cache
-def _demo_views(name: str) -> list[dict[str, Any]]:
+def _renderer_path(game: Game) -> Path:
+    package = type(game).__module__.rpartition(".")[0]
+    return Path(str(resources.files(package) / game.renderer))
+
+
+def _demo_views(game: Game, games: Games) -> list[dict[str, Any]]:
     """A short game from the default start with a fixed seed: the AI against itself, or a
     puzzle played by its hints."""
-    game = get_game(name)
-    session = Session.new(name, "", seed="demo")
+    session = Session.new(game.name, "", seed="demo", games=games)
     rng = Rng("demo")
+    budget = Budget(nodes=200_000, seconds=2.0)
     views = [game.view(session.state)]
-    levels = game.ai_levels
     while not session.status().over and len(views) < 24:
-        if levels:
-            move = game.choose(session.state, levels[min(1, len(levels) - 1)], rng)
-        elif game.can_hint:
-            move = game.hint(session.state)
+        if game.ai:
+            move = game.ai.choose(session.state, game.ai.default_level, rng, budget).value
+        elif game.hints:
+            found = game.hints.hint(session.state, budget).value
+            move = found.move if found else None
         else:
             break
         if move is None:

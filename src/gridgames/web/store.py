@@ -37,7 +37,9 @@ def check_seats(game: Game, seats: Any) -> list[str]:
         raise BadInput(f"seats must be a list of {game.players} entries")
     for seat in seats:
         if seat != PERSON:
-            game.check_level(seat)
+            if game.ai is None:
+                raise BadInput(f"{game.title} has no AI player")
+            game.ai.check_level(seat)
     return list(seats)
 
 

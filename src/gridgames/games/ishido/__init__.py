@@ -1,3 +1,13 @@
-from gridgames.games.ishido.rules import Ishido
+"""Ishido as a plugin: the rules (game.py) with the AI's hints (ai.py) and `gridgames ishido
+autoplay` (commands.py). `make_game` is what the `gridgames.games` entry point loads."""
 
-__all__ = ["Ishido"]
+from gridgames.games.ishido.ai import IshidoHints
+from gridgames.games.ishido.commands import IshidoCommands
+from gridgames.games.ishido.game import Ishido
+
+
+def make_game() -> Ishido:
+    return Ishido(hints=IshidoHints(), commands=IshidoCommands())
+
+
+__all__ = ["Ishido", "make_game"]

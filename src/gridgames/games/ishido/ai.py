@@ -20,9 +20,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gridgames.core.bits import bits
+from gridgames.core.capabilities import Hint, Hinter
+from gridgames.core.result import BEST_FOUND, Budget, Meter, Result
 from gridgames.core.rng import Rng
-from gridgames.games.ishido.board import EMPTY, GRID, NEIGHBOURS, neighbour_tiles, placement_points
-from gridgames.games.ishido.tiles import CLASSIC, KINDS, SEED, allowed_kinds
+from gridgames.games.ishido.game import (
+    CLASSIC,
+    EMPTY,
+    GRID,
+    KINDS,
+    NEIGHBOURS,
+    SEED,
+    IshidoState,
+    allowed_kinds,
+    neighbour_tiles,
+    valid_cells,
+)
 
 # Cost of one tile to come whose kind has this many cells where it could go (index capped).
 RISK = (60.0, 12.0, 4.0, 1.6, 0.7, 0.3, 0.15, 0.08, 0.04)
@@ -30,7 +42,6 @@ POINTS_WEIGHT = {SEED: 0.15, CLASSIC: 0.05}
 DEAD_COST = {SEED: 3.0, CLASSIC: 6.0}  # per dead cell on the board after the placement
 SLACK_COST = 25.0  # per missing cell of slack below SLACK_WANTED, squared
 SLACK_WANTED = 4
-
 
 
 class Planner:
@@ -97,21 +108,10 @@ class Planner:
                 - SLACK_COST * shortfall * shortfall)
 
 
-def valid_with_points(board: Sequence[int], tile: int, rules: str,
-                      fourways: int) -> list[tuple[int, int]]:
-    out = []
-    for cell in range(GRID.size):
-        if board[cell] == EMPTY:
-            near = neighbour_tiles(board, cell)
-            if allowed_kinds(near, rules) >> tile & 1:
-                out.append((cell, placement_points(rules, cell, len(near), fourways)))
-    return out
-
-
 def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int) -> int:
     """The AI's cell for pouch[0]; the rest of the pouch is used only as a multiset."""
     tile = pouch[0]
-    choices = valid_with_points(board, tile, rules, fourways)
+    choices = valid_cells(board, tile, rules, fourways)
     planner = Planner(board, rules, pouch[1:])
     # Ties go to the lower cell index, so a hint is the same every time.
     return max(choices, key=lambda cp: (planner.value(cp[0], tile, cp[1]), -cp[0]))[0]
@@ -120,6 +120,20 @@ def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: 
 def greedy_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int,
                 rng: Rng) -> int:
     """The baseline: the highest-scoring valid cell, ties broken at random."""
-    choices = valid_with_points(board, pouch[0], rules, fourways)
+    choices = valid_cells(board, pouch[0], rules, fourways)
     best = max(points for _, points in choices)
     return rng.choice([cell for cell, points in choices if points == best])
+
+
+class IshidoHints(Hinter):
+    """The `hints` entry: the AI's cell for the tile in hand. A heuristic, so never proven."""
+
+    def hint(self, state: IshidoState, budget: Budget) -> Result[Hint]:
+        meter = Meter(budget)
+        if state.over:
+            return meter.result(None, BEST_FOUND, "the game is over")
+        cell = best_cell(state.board, state.pouch, state.params.rules, state.fourways)
+        meter.nodes = len(state.valid)
+        return meter.result(Hint(GRID.cell_name(cell)), BEST_FOUND,
+                            "the AI's choice: it weighs what each cell leaves for the tiles "
+                            "still to come")

@@ -6,12 +6,12 @@ import argparse
 from dataclasses import dataclass
 from typing import TextIO
 
+from gridgames.core.capabilities import Commands
 from gridgames.core.errors import BadInput
+from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
 from gridgames.games.ishido.ai import best_cell, greedy_cell
-from gridgames.games.ishido.board import GRID
-from gridgames.games.ishido.rules import Ishido, IshidoState
-from gridgames.games.ishido.tiles import CLASSIC, SEED
+from gridgames.games.ishido.game import CLASSIC, GRID, SEED, Ishido, IshidoState
 
 GAME = Ishido()
 PLAYERS = ("ai", "greedy")
@@ -44,16 +44,18 @@ def summary(deals: list[Deal]) -> tuple[float, float, float]:
             sum(d.fourways for d in deals) / n)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("ishido", help="Ishido machine play")
-    commands = parser.add_subparsers(dest="ishido_command", metavar="COMMAND", required=True,
-                                     parser_class=type(parser))
-    auto = commands.add_parser("autoplay", help="let a player place every deal; print figures")
-    auto.add_argument("--seed", default="autoplay", help="deal i uses seed SEED-i")
-    auto.add_argument("--rules", default=SEED, help="seed or classic")
-    auto.add_argument("--games", type=int, default=100, help="number of deals")
-    auto.add_argument("--player", default="ai", help="ai or greedy")
-    auto.set_defaults(run=autoplay)
+class IshidoCommands(Commands):
+    def register(self, sub: argparse._SubParsersAction) -> None:
+        parser = sub.add_parser("ishido", help="Ishido machine play")
+        commands = parser.add_subparsers(dest="ishido_command", metavar="COMMAND",
+                                         required=True, parser_class=type(parser))
+        auto = commands.add_parser("autoplay", help="let a player place every deal; print "
+                                   "figures")
+        auto.add_argument("--seed", default="autoplay", help="deal i uses seed SEED-i")
+        auto.add_argument("--rules", default=SEED, help="seed or classic")
+        auto.add_argument("--games", type=int, default=100, help="number of deals")
+        auto.add_argument("--player", default="ai", help="ai or greedy")
+        auto.set_defaults(run=autoplay)
 
 
 def autoplay(args: argparse.Namespace, out: TextIO) -> None:
@@ -63,7 +65,8 @@ def autoplay(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput(f"--player must be one of {', '.join(PLAYERS)}")
     if not 1 <= args.games <= 1_000_000:
         raise BadInput("--games must be from 1 to 1000000")
-    deals = [play_deal(f"{args.seed}-{i}", args.rules, args.player) for i in range(args.games)]
+    deals = [play_deal(f"{args.seed}-{i}", args.rules, args.player)
+             for i in progress(range(args.games), args.games, "deals")]
     share, score, fourways = summary(deals)
     print(f"player {args.player}  rules {args.rules}  deals {len(deals)}", file=out)
     print(f"all 72 placed {share:.1%}  mean score {score:.1f}  mean 4-ways {fourways:.2f}",

@@ -1,3 +1,18 @@
-from gridgames.games.polar.rules import Polar
+"""Polar as a plugin: the rules (game.py) and its level packs (packs.py), with the solver and
+hints (solver.py) and `gridgames polar ...` (commands.py). `make_game` is what the
+`gridgames.games` entry point loads."""
 
-__all__ = ["Polar"]
+from gridgames.games.polar.commands import PolarCommands
+from gridgames.games.polar.game import Polar
+from gridgames.games.polar.packs import PolarPacks
+from gridgames.games.polar.solver import PolarSolver
+
+
+def make_game(packs: PolarPacks | None = None) -> Polar:
+    packs = packs or PolarPacks()
+    solver = PolarSolver(known=[(level, moves, not str(level.info.get("best", "+")).endswith("+"))
+                                for level, moves in packs.known_solutions()])
+    return Polar(levels=packs, solver=solver, hints=solver, commands=PolarCommands())
+
+
+__all__ = ["Polar", "make_game"]

@@ -17,7 +17,7 @@ lost), and the relaxed push counts never overestimate (so A* stays exact).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, MOUNTAIN, TREE, step
 
@@ -39,7 +39,7 @@ def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
     return _heart_pushes(*_fixed_layout(board))
 
 
-@cache
+@lru_cache(maxsize=256)  # one entry a layout of fixed tiles: levels, generated boards
 def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
                   lasting: tuple[int, ...]) -> tuple[int, ...]:
     walls, house_set = set(trees) | set(lasting), set(houses)

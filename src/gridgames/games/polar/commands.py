@@ -1,16 +1,23 @@
-"""`gridgames polar ...`: solve levels, generate levels, convert level files."""
+"""`gridgames polar ...`: solve, verify, generate and convert levels."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import replace
-from typing import TextIO
+from typing import Any, TextIO
 
+from gridgames.core.capabilities import Commands
 from gridgames.core.errors import BadInput
+from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
+from gridgames.games.polar.board import DIRECTIONS, HEART
+from gridgames.games.polar.game import play
 from gridgames.games.polar.generator import difficulty, generate
-from gridgames.games.polar.levels import (
+from gridgames.games.polar.packs import (
+    DEFAULT_PACK,
+    PACKS,
     Level,
     builtin_pack,
     load_levels,
@@ -21,83 +28,155 @@ from gridgames.games.polar.levels import (
 from gridgames.games.polar.solver import MOVES, PUSHES, Solution, solve
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("polar", help="Polar levels: solve, generate, convert")
-    commands = parser.add_subparsers(dest="polar_command", metavar="COMMAND", required=True,
-                                     parser_class=type(parser))
-    p = commands.add_parser("solve", help="solve levels and print the moves")
-    p.add_argument("--levels", help="a level file (pack, original-levels text, STGE binary or "
-                   "hex); the built-in levels when omitted")
+class PolarCommands(Commands):
+    def register(self, sub: argparse._SubParsersAction) -> None:
+        parser = sub.add_parser("polar", help="Polar levels: solve, verify, generate, convert")
+        commands = parser.add_subparsers(dest="polar_command", metavar="COMMAND",
+                                         required=True, parser_class=type(parser))
+        p = commands.add_parser("solve", help="solve levels and print the moves")
+        _level_choice(p)
+        p.add_argument("--objective", default=MOVES, choices=(MOVES, PUSHES),
+                       help="fewest moves (default; every step counts) or fewest pushes")
+        p.add_argument("--seconds", type=float, default=60.0, help="time limit per level")
+        p.add_argument("--search", default="auto", choices=("auto", "astar", "width"),
+                       help="astar: proven fewest when it finishes; width: best-first width "
+                       "search over pushes, fast, then looking for fewer pushes until the "
+                       "time is up (proven fewest pushes when none are left); auto "
+                       "(default): A* for up to half the time, then the width search")
+        p.add_argument("--weight", type=float, default=1.0,
+                       help="A* only, above 1: faster, solutions not proven fewest")
+        p.add_argument("--json", action="store_true", help="one JSON object per level")
+        p.set_defaults(run=cmd_solve)
+
+        p = commands.add_parser("verify", help="replay a solution through the rules and "
+                                "print its moves and pushes")
+        _level_choice(p)
+        p.add_argument("moves", help="the solution: U, D, L, R letters")
+        p.set_defaults(run=cmd_verify)
+
+        p = commands.add_parser("generate", help="make new solvable levels, easiest first")
+        p.add_argument("--seed", default="polar")
+        p.add_argument("--count", type=int, default=20)
+        p.add_argument("--min-pushes", type=int, default=3,
+                       help="fewest pushes of the first level")
+        p.add_argument("--hardest", type=int, help="fewest pushes of the last level (the "
+                       "target rises evenly from --min-pushes)")
+        p.set_defaults(run=cmd_generate)
+
+        p = commands.add_parser("convert", help="print levels in another format")
+        p.add_argument("--levels", required=True, metavar="PATH")
+        p.add_argument("--to", default="pack", choices=("pack", "hex", "stge"))
+        p.add_argument("--level", type=int)
+        p.set_defaults(run=cmd_convert)
+
+
+def _level_choice(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pack", default=None, choices=tuple(PACKS),
+                   help=f"a built-in pack (default {DEFAULT_PACK})")
+    p.add_argument("--levels", metavar="PATH", help="a level file instead (pack, "
+                   "original-levels text, STGE binary or hex)")
     p.add_argument("--level", type=int, help="only this level (1-based)")
-    p.add_argument("--objective", default=MOVES, choices=(MOVES, PUSHES),
-                   help="shortest in moves (default) or fewest pushes")
-    p.add_argument("--seconds", type=float, default=60.0, help="time limit per level")
-    p.add_argument("--search", default="auto", choices=("auto", "astar", "width"),
-                   help="astar: proven shortest when it finishes; width: best-first width "
-                   "search over pushes, fast, then looking for fewer pushes until the time is "
-                   "up (proven when none are left); auto (default): A* for up to half the "
-                   "time, then the width search")
-    p.add_argument("--weight", type=float, default=1.0,
-                   help="A* only, above 1: faster, solutions not proven shortest")
-    p.set_defaults(run=cmd_solve)
-
-    p = commands.add_parser("generate", help="make new solvable levels, easiest first")
-    p.add_argument("--seed", default="polar")
-    p.add_argument("--count", type=int, default=20)
-    p.add_argument("--min-pushes", type=int, default=3, help="fewest pushes of the first level")
-    p.add_argument("--hardest", type=int, help="fewest pushes of the last level (the target "
-                   "rises evenly from --min-pushes)")
-    p.set_defaults(run=cmd_generate)
-
-    p = commands.add_parser("convert", help="print levels in another format")
-    p.add_argument("--levels", required=True)
-    p.add_argument("--to", default="pack", choices=("pack", "hex", "stge"))
-    p.add_argument("--level", type=int)
-    p.set_defaults(run=cmd_convert)
 
 
-def _pick(levels: tuple[Level, ...] | list[Level], number: int | None) -> list[Level]:
-    if number is None:
-        return list(levels)
-    if not 1 <= number <= len(levels):
+def _chosen(args: argparse.Namespace) -> list[tuple[int, Level]]:
+    if args.levels and args.pack:
+        raise BadInput("give --pack or --levels, not both")
+    levels = load_levels(args.levels) if args.levels else builtin_pack(args.pack or DEFAULT_PACK)
+    if args.level is None:
+        return list(enumerate(levels, 1))
+    if not 1 <= args.level <= len(levels):
         raise BadInput(f"--level must be from 1 to {len(levels)}")
-    return [levels[number - 1]]
+    return [(args.level, levels[args.level - 1])]
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
-    levels = load_levels(args.levels) if args.levels else builtin_pack()
-    numbers = range(1, len(levels) + 1) if args.level is None else [args.level]
     if not 0 < args.seconds <= 86400:
         raise BadInput("--seconds must be above 0 and at most a day")
     if not 1 <= args.weight <= 100:
         raise BadInput("--weight must be from 1 to 100")
-    for number, level in zip(numbers, _pick(levels, args.level), strict=True):
-        found = _solve_level(level, args)
-        name = level.name or f"level {number}"
-        if found.moves is None:
-            why = "no solution" if found.complete else f"not solved within {args.seconds:g} s"
-            print(f"{number} {name}: {why} ({found.expanded} states)", file=out)
-            continue
-        proof = (f"proven fewest {args.objective}" if found.optimal
-                 else "not proven shortest")
-        print(f"{number} {name}: {''.join(found.moves)}", file=out)
-        print(f"  {len(found.moves)} moves, {found.pushes} pushes; {proof}; "
-              f"{found.expanded} states, {found.seconds:.1f} s", file=out)
+    chosen = _chosen(args)
+    for number, level in progress(chosen, len(chosen), "levels"):
+        found, proved = _solve_level(level, args)
+        report = _report(number, level, found, proved, args.objective)
+        if args.json:
+            print(json.dumps(report), file=out, flush=True)
+        elif report["moves"] is None:
+            print(f"{number} {report['name']}: {report['words']} ({found.expanded} states)",
+                  file=out, flush=True)
+        else:
+            print(f"{number} {report['name']}: {report['moves']}", file=out)
+            print(f"  {report['move_count']} moves, {report['pushes']} pushes; "
+                  f"{report['words']}; {found.expanded} states, {found.seconds:.1f} s",
+                  file=out, flush=True)
 
 
-def _solve_level(level: Level, args: argparse.Namespace) -> Solution:
+def _report(number: int, level: Level, found: Solution, proved: str | None,
+            objective: str) -> dict[str, Any]:
+    """What `polar solve` says of one level. `proven` is true only when a finished search
+    proved the fewest of the objective asked for."""
+    proven = found.moves is not None and proved == objective
+    if found.moves is None:
+        words = "no solution (proven)" if found.complete else \
+            f"none within {found.seconds:.1f} s"
+    elif proven:
+        words = f"proven fewest {objective}"
+    elif proved is not None:
+        words = f"proven fewest {proved}, best found for {objective}"
+    else:
+        words = f"best found in {found.seconds:.1f} s (not proven fewest {objective})"
+    return {"level": number, "name": level.name or f"level {number}", "objective": objective,
+            "moves": None if found.moves is None else "".join(found.moves),
+            "move_count": None if found.moves is None else len(found.moves),
+            "pushes": None if found.moves is None else found.pushes,
+            "proven": proven, "proven_objective": proved,
+            "status": "proven" if proven else
+            ("best found" if found.moves is not None else "none within budget"),
+            "words": words, "states": found.expanded, "seconds": round(found.seconds, 3)}
+
+
+def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str | None]:
+    """The solution, and the objective its search proved fewest (None: nothing proven)."""
     def search(objective: str, width: bool, seconds: float) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
                      max_seconds=seconds, max_states=200_000_000, improve=True)
 
     if args.search != "auto":
-        return search(args.objective, args.search == "width", args.seconds)
+        objective = PUSHES if args.search == "width" else args.objective
+        found = search(objective, args.search == "width", args.seconds)
+        return found, objective if found.optimal else None
     first = search(args.objective, False, args.seconds / 2)
     if first.moves is not None or first.complete:
-        return first
+        return first, args.objective if first.optimal else None
     second = search(PUSHES, True, args.seconds - first.seconds)
-    return replace(second, expanded=first.expanded + second.expanded,
-                   seconds=first.seconds + second.seconds)
+    merged = replace(second, expanded=first.expanded + second.expanded,
+                     seconds=first.seconds + second.seconds)
+    return merged, PUSHES if second.optimal else None
+
+
+def cmd_verify(args: argparse.Namespace, out: TextIO) -> None:
+    """Replay the moves through the game's rules (game.play), one by one."""
+    chosen = _chosen(args)
+    if len(chosen) != 1:
+        raise BadInput("choose the level with --level")
+    number, level = chosen[0]
+    moves = args.moves.strip().upper()
+    if not moves or any(m not in DIRECTIONS for m in moves):
+        raise BadInput("a solution is a string of U, D, L and R")
+    board, penguin, hearts = level.board, level.penguin, level.hearts
+    pushes = 0
+    for index, move in enumerate(moves, 1):
+        if hearts == 0:
+            raise BadInput(f"the level is solved after move {index - 1}: the rest is extra")
+        after, at, hearts, _ = play(board, penguin, hearts, move)
+        if after == board and at == penguin:
+            raise BadInput(f"move {index} ({move}) changes nothing: not a solution")
+        pushes += at == penguin  # the penguin stayed: it pushed something
+        board, penguin = after, at
+    if hearts:
+        left = board.count(HEART)
+        raise BadInput(f"not a solution: {left} heart(s) still out after {len(moves)} moves")
+    print(f"{number} {level.name or f'level {number}'}: solved in {len(moves)} moves, "
+          f"{pushes} pushes", file=out)
 
 
 def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:
@@ -108,11 +187,9 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:
     if not 1 <= args.min_pushes <= hardest <= 30:
         raise BadInput("pushes: 1 <= --min-pushes <= --hardest <= 30")
     made = []
-    for number in range(args.count):
+    for number in progress(range(args.count), args.count, "levels"):
         target = args.min_pushes + (hardest - args.min_pushes) * number // max(1, args.count - 1)
-        item = generate(rng, target)
-        made.append(item)
-        print(f"generated {number + 1}/{args.count}: {item.pushes} pushes", file=sys.stderr)
+        made.append(generate(rng, target))
     made.sort(key=difficulty)
     levels = []
     for number, item in enumerate(made, 1):
@@ -127,7 +204,11 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_convert(args: argparse.Namespace, out: TextIO) -> None:
-    levels = _pick(load_levels(args.levels), args.level)
+    levels = load_levels(args.levels)
+    if args.level is not None:
+        if not 1 <= args.level <= len(levels):
+            raise BadInput(f"--level must be from 1 to {len(levels)}")
+        levels = [levels[args.level - 1]]
     if args.to == "pack":
         print(write_pack(levels), file=out)
         return

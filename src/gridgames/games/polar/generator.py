@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gridgames.core.rng import Rng
 from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
-from gridgames.games.polar.levels import Level
+from gridgames.games.polar.packs import Level
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
 

@@ -1,3 +1,15 @@
-from gridgames.games.tictactoe.rules import TicTacToe
+"""Tic-tac-toe as a plugin: the rules (game.py) with the AI (ai.py); hints are the perfect
+AI's move. `make_game` is what the `gridgames.games` entry point loads."""
 
-__all__ = ["TicTacToe"]
+from gridgames.core.capabilities import HintsFromAi
+from gridgames.games.tictactoe.ai import TicTacToeAi
+from gridgames.games.tictactoe.game import TicTacToe
+
+
+def make_game() -> TicTacToe:
+    game = TicTacToe()
+    ai = TicTacToeAi(game)
+    return game.replaced(ai=ai, hints=HintsFromAi(ai, game.position))
+
+
+__all__ = ["TicTacToe", "make_game"]

@@ -2,7 +2,9 @@
 transposition table, centre-first move ordering and a heuristic evaluation at the horizon.
 
 It is bounded by a node budget, not by time, so the same position, level and seed give the
-same move on every machine. The perfect solver is a separate piece (it comes later).
+same move on every machine; a time cap (the budget's seconds) can only cut it short. The
+perfect level asks the exact solver (solver.py) for every column's score and plays a proven
+best move; when the solver's budget runs out first it says so and plays the hard level's move.
 
 Evaluation: every window of `line` cells that holds stones of only one side counts for that
 side, more the fuller it is (4^(k-1) for k stones). Wins are scored WIN minus the number of
@@ -11,10 +13,16 @@ stones on the board when the game ends, so a sooner win is worth more.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from gridgames.core.capabilities import AiPlayer
+from gridgames.core.errors import IllegalMove
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite.bitboard import Bitboard
+from gridgames.games.trilobite.game import COLUMN_NAMES
+from gridgames.games.trilobite.solver import UNKNOWN, TrilobiteAnalyzer
 
 WIN = 1_000_000
 INF = 10 * WIN
@@ -39,9 +47,11 @@ class _OutOfBudget(Exception):
 
 
 class Searcher:
-    def __init__(self, board: Bitboard, node_budget: int) -> None:
+    def __init__(self, board: Bitboard, node_budget: int,
+                 out_of_time: Callable[[], bool] = lambda: False) -> None:
         self.board = board
         self.budget = node_budget
+        self.out_of_time = out_of_time
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, lo, hi, best
         centre = (board.width - 1) / 2
@@ -55,7 +65,7 @@ class Searcher:
 
     def negamax(self, depth: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes > self.budget or (self.nodes & 1023 == 0 and self.out_of_time()):
             raise _OutOfBudget
         board = self.board
         playable = [c for c in self.order if board.can_play(c)]
@@ -131,12 +141,16 @@ class SearchResult:
 REFERENCE_WINDOWS = 69
 
 
-def search(board: Bitboard, level: str) -> SearchResult:
-    """Iterative deepening at `level` until its depth or node budget runs out."""
+def search(board: Bitboard, level: str, out_of_time: Callable[[], bool] = lambda: False,
+           max_nodes: int | None = None) -> SearchResult:
+    """Iterative deepening at `level` until its depth or node budget (or the time) runs out;
+    `max_nodes` can only lower the level's own budget."""
     spec = LEVELS[level]
     windows = board.window_count
     budget = max(1000, spec.node_budget * min(REFERENCE_WINDOWS, windows) // max(1, windows))
-    searcher = Searcher(board.copy(), budget)
+    if max_nodes is not None:
+        budget = max(1, min(budget, max_nodes))
+    searcher = Searcher(board.copy(), budget, out_of_time)
     values: dict[int, int] = {}
     reached = 0
     for depth in range(1, spec.max_depth + 1):
@@ -152,9 +166,55 @@ def search(board: Bitboard, level: str) -> SearchResult:
     return SearchResult(values, reached, searcher.nodes)
 
 
-def choose_column(board: Bitboard, level: str, rng: Rng) -> int:
-    """The column (0-based) the AI plays at `level`, ties broken by rng."""
-    values = search(board, level).values
-    best = max(values.values())
-    candidates = [c for c, v in values.items() if v >= best - LEVELS[level].slack]
-    return rng.choice(sorted(candidates))
+def choose_column(board: Bitboard, level: str, rng: Rng,
+                  out_of_time: Callable[[], bool] = lambda: False,
+                  max_nodes: int | None = None) -> tuple[int, SearchResult]:
+    """The column (0-based) the AI plays at `level`, ties broken by rng, and its search."""
+    found = search(board, level, out_of_time, max_nodes)
+    best = max(found.values.values())
+    candidates = [c for c, v in found.values.items() if v >= best - LEVELS[level].slack]
+    return rng.choice(sorted(candidates)), found
+
+
+PERFECT = "perfect"
+# Nodes the perfect level's solver may search per move (about a second with the compiled
+# solver on 7x6) before it says it ran out and plays the hard level's move instead.
+PERFECT_NODES = 8_000_000
+SOLVER_SHARE = 0.7  # of a time cap, for the perfect level's solver
+
+
+class TrilobiteAi(AiPlayer):
+    """The `ai` entry: easy, medium and hard search with a heuristic (never proven); perfect
+    plays a move the solver proved best, the fastest win or the longest resistance."""
+
+    levels = ("easy", "medium", "hard", PERFECT)
+
+    def __init__(self, analyzer: TrilobiteAnalyzer) -> None:
+        self.analyzer = analyzer
+
+    def choose(self, state, level: str, rng: Rng, budget: Budget) -> Result[str]:
+        self.check_level(level)
+        if state.over:
+            raise IllegalMove("the game is over")
+        meter = Meter(budget)
+        note = ""
+        if level == PERFECT:
+            nodes = budget.nodes if budget.nodes is not None else PERFECT_NODES
+            # The solver may use most of the time; the rest is for the hard level's move.
+            seconds = None if budget.seconds is None else budget.seconds * SOLVER_SHARE
+            scores, solved = self.analyzer.scores(state, Budget(nodes, seconds))
+            meter.nodes = solved.nodes
+            if UNKNOWN not in scores:
+                best = max(s for s in scores if s is not None)
+                column = rng.choice([c for c, s in enumerate(scores) if s == best])
+                return meter.result(COLUMN_NAMES[column], PROVEN)
+            note = (f"the solver ran out of its budget ({solved.nodes:,} nodes, "
+                    f"{solved.seconds:.1f} s) before proving a move: this is the hard level's "
+                    "move")
+            level = "hard"
+        column, found = choose_column(Bitboard.of(state), level, rng, meter.out_of_time,
+                                      budget.nodes)
+        meter.nodes += found.nodes
+        note = note or (f"the {level} level searched {found.depth} moves ahead with a "
+                        "heuristic")
+        return meter.result(COLUMN_NAMES[column], BEST_FOUND, note)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames.games.trilobite.solver import Geometry
+from gridgames.games.trilobite.bitboard import geometry
 
 # The constants and counters of a search, in one int64 array: compiled calls pass each array
 # argument as a descriptor with reference counting, so one array beats eight in the recursion.
@@ -228,7 +228,7 @@ class FastSolver:
                  memory_mb: float = 64.0) -> None:
         if width * (height + 1) > 63:
             raise ValueError("the compiled solver needs width * (height + 1) <= 63")
-        self.g = Geometry(width, height, line)
+        self.g = geometry(width, height, line)
         geo = self.g
         # g[5] is the table's epoch, shifted above the key bits: an entry stored in an older
         # epoch no longer matches, so reset() is one increment instead of clearing the table

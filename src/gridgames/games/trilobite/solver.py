@@ -22,54 +22,26 @@ This is the clear reference implementation; fastsolver.py compiles the same sear
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
+from gridgames.core.cache import BoundedCache
+from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
-
-
-@dataclass
-class Geometry:
-    width: int
-    height: int
-    line: int
-
-    def __post_init__(self) -> None:
-        self.h1 = self.height + 1
-        self.cells = self.width * self.height
-        self.bottom = sum(1 << (c * self.h1) for c in range(self.width))
-        self.board = self.bottom * ((1 << self.height) - 1)
-        self.columns = [((1 << self.height) - 1) << (c * self.h1) for c in range(self.width)]
-        self.tops = [1 << (c * self.h1 + self.height - 1) for c in range(self.width)]
-        centre = (self.width - 1) / 2
-        self.order = sorted(range(self.width), key=lambda c: (abs(c - centre), c))
-        # For each direction, the (left shifts, right shifts) of each split of a window.
-        self.splits = []
-        for d in (1, self.h1, self.h1 - 1, self.h1 + 1):
-            for before in range(self.line):
-                after = self.line - 1 - before
-                self.splits.append((tuple(i * d for i in range(1, before + 1)),
-                                    tuple(i * d for i in range(1, after + 1))))
-
-    def winning_cells(self, stones: int, mask: int) -> int:
-        """Empty cells where `stones` would complete a line of `line`."""
-        found = 0
-        for left, right in self.splits:
-            run = -1
-            for s in left:
-                run &= stones << s
-            for s in right:
-                run &= stones >> s
-            found |= run
-        return found & (self.board ^ mask)
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
+from gridgames.games.trilobite.bitboard import Bitboard, Geometry, geometry
+from gridgames.games.trilobite.game import COLUMN_NAMES
 
 
 def parse_moves(geometry: Geometry, text: str) -> tuple[int, int, int]:
     """(current, mask, moves) after a move string like 4453; BadInput when it is not a valid,
     undecided position (a full column, a line already made, a bad character)."""
     current = mask = moves = 0
-    names = "123456789abcdefghijk"
     for index, ch in enumerate(text):
-        col = names.find(ch)
+        col = COLUMN_NAMES.find(ch)
         if not 0 <= col < geometry.width:
             raise BadInput(f"character {index + 1} ({ch!r}) is not a column")
         if mask & geometry.tops[col]:
@@ -95,11 +67,12 @@ class Solver:
 
     def __init__(self, width: int = 7, height: int = 6, line: int = 4,
                  memory_mb: float = 64.0) -> None:
-        self.g = Geometry(width, height, line)
+        self.g = geometry(width, height, line)
         self.table: dict[int, int] = {}
         self.table_entries = max(100, int(memory_mb * 1024 * 1024) // 100)
         self.nodes = 0
         self.limit = 1 << 62
+        self.deadline: float | None = None  # time.monotonic() value; None: no time cap
 
     def reset(self) -> None:
         self.table.clear()
@@ -128,7 +101,8 @@ class Solver:
     def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         """Score within (alpha, beta); the side to move cannot win at once."""
         self.nodes += 1
-        if self.nodes > self.limit:
+        if self.nodes > self.limit or (self.deadline is not None and not self.nodes & 4095
+                                       and time.monotonic() > self.deadline):
             raise _OverBudget
         g = self.g
         nxt = self.non_losing(current, mask)
@@ -170,9 +144,11 @@ class Solver:
         return alpha
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
-              budget: int | None = None) -> int | None:
-        """The exact score, or None when `budget` nodes were not enough."""
+              budget: int | None = None, deadline: float | None = None) -> int | None:
+        """The exact score, or None when `budget` nodes were not enough (or the clock passed
+        `deadline`, a time.monotonic() value)."""
         self.limit = (1 << 62) if budget is None else self.nodes + budget
+        self.deadline = deadline
         try:
             return self._solve(current, mask, moves, weak)
         except _OverBudget:
@@ -201,10 +177,18 @@ class Solver:
         return low
 
 
-def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
-            budget: int | None = None) -> list[int | None] | None:
-    """Score of each column for the side to move (None where the column is full), with any
-    solver; None when `budget` nodes (shared by all columns) were not enough."""
+UNKNOWN = -1000  # a column score the budget did not reach (no real score is this low)
+# Nodes a second of the compiled kernel (about 5-8 million here), to turn a time cap into a
+# node cap, since compiled code cannot read the clock. It only matters when the clock, not
+# the node budget, ends a search, and such a result is never called proven.
+RATE_FAST = 5_000_000
+
+
+def column_scores(solver, current: int, mask: int, moves: int, weak: bool = False,
+                  budget: int | None = None,
+                  seconds_left: Callable[[], float | None] | None = None) -> list[int | None]:
+    """Score of each column for the side to move, with any solver: None where the column is
+    full, UNKNOWN where `budget` nodes (shared by all columns) or the time ran out first."""
     g = solver.g
     limit = None if budget is None else solver.nodes + budget
     winning = g.winning_cells(current, mask)
@@ -213,18 +197,36 @@ def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
         if mask & g.tops[col]:
             out.append(None)
             continue
-        move = (mask + (1 << (col * g.h1))) & g.columns[col]
+        move = (mask + g.bottoms[col]) & g.columns[col]
         if winning & move:
             out.append(1 if weak else (g.cells + 1 - moves) // 2)
-        elif moves + 1 >= g.cells:
+            continue
+        if moves + 1 >= g.cells:
             out.append(0)
-        else:
-            left = None if limit is None else max(1, limit - solver.nodes)
-            score = solver.solve(current ^ mask, mask | move, moves + 1, weak, left)
-            if score is None:
-                return None
-            out.append(-score)
+            continue
+        left = None if limit is None else limit - solver.nodes
+        timed = None if seconds_left is None else seconds_left()
+        deadline = None
+        if timed is not None:
+            if isinstance(solver, Solver):  # the reference reads the clock itself
+                deadline = time.monotonic() + timed
+            else:  # the compiled kernel cannot: its time becomes nodes
+                left = min(left if left is not None else 1 << 62, int(timed * RATE_FAST))
+        if (left is not None and left <= 0) or (timed is not None and timed <= 0):
+            out.append(UNKNOWN)
+            continue
+        kwargs = {"deadline": deadline} if deadline is not None else {}
+        score = solver.solve(current ^ mask, mask | move, moves + 1, weak, left, **kwargs)
+        out.append(UNKNOWN if score is None else -score)
     return out
+
+
+def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
+            budget: int | None = None) -> list[int | None] | None:
+    """Every column's exact score (None where full), or None when `budget` nodes were not
+    enough for all of them."""
+    scores = column_scores(solver, current, mask, moves, weak, budget)
+    return None if UNKNOWN in scores else scores
 
 
 def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float = 64.0,
@@ -245,3 +247,57 @@ def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float
         raise BadInput(f"the compiled solver needs width x (height + 1) <= 63, not "
                        f"{width * (height + 1)}")
     return Solver(width, height, line, memory_mb)
+
+
+class SolverPool:
+    """Solvers by board shape, owned by the game's machine play: at most `shapes` of them
+    (each holds a table of `memory_mb`), one search at a time (a solver's table and counters
+    are not shared between searches)."""
+
+    def __init__(self, memory_mb: float = 64.0, shapes: int = 2) -> None:
+        self.memory_mb = memory_mb
+        self._solvers: BoundedCache[tuple[int, int, int], object] = BoundedCache(shapes)
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def borrow(self, width: int, height: int, line: int) -> Iterator[Any]:
+        with self._lock:
+            key = (width, height, line)
+            yield self._solvers.get_or_make(
+                key, lambda: make_solver(width, height, line, self.memory_mb))
+
+
+class TrilobiteAnalyzer(Analyzer):
+    """The exact score of every column (the `analyzer` entry): proven when every column was
+    solved within the budget; otherwise the columns solved, and the others unknown."""
+
+    score_help = ("exact score for the side to move: positive wins (the larger, the sooner), "
+                  "0 draws, negative loses (the larger, the later)")
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool = pool
+
+    def scores(self, state: Any, budget: Budget) -> tuple[list[int | None], Meter]:
+        """Per column: score, None (full) or UNKNOWN; and the meter of the work."""
+        meter = Meter(budget)
+        board = Bitboard.of(state)
+        if state.over:
+            return [None] * board.width, meter
+        with self.pool.borrow(board.width, board.height, board.line) as solver:
+            before = solver.nodes
+            scores = column_scores(solver, board.current, board.mask, board.moves,
+                                   budget=budget.nodes,
+                                   seconds_left=(lambda: meter.seconds_left)
+                                   if budget.seconds is not None else None)
+            meter.nodes = solver.nodes - before
+        return scores, meter
+
+    def analyze(self, state: Any, budget: Budget) -> Result[dict[str, int | None]]:
+        scores, meter = self.scores(state, budget)
+        shown = {COLUMN_NAMES[col]: (None if score == UNKNOWN else score)
+                 for col, score in enumerate(scores) if score is not None}
+        if UNKNOWN not in scores:
+            return meter.result(shown, PROVEN)
+        unknown = scores.count(UNKNOWN)
+        return meter.result(shown, BEST_FOUND, f"{unknown} column(s) not solved within the "
+                            "budget")

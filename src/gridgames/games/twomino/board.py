@@ -11,13 +11,15 @@ unordered pair of symbols once as a domino. Bars separate orthogonally adjacent 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from gridgames.core.errors import BadInput
 from gridgames.core.grid import Grid
 
 SYMBOLS = "0123456789abc"
 MIN_N, MAX_N = 3, 13
+# Difficulty: the hardest deduction a puzzle needs (solver.py), declared once, easiest first.
+LEVELS = ("trivial", "basic", "hard", "extreme")
 
 
 def pair_index(a: int, b: int) -> int:
@@ -76,7 +78,7 @@ class Layout:
         return _outline(self, bar)
 
 
-@cache
+@lru_cache(maxsize=MAX_N + 1)  # one per board size: bounded by the game
 def layout(n: int) -> Layout:
     if not MIN_N <= n <= MAX_N:
         raise BadInput(f"N must be from {MIN_N} to {MAX_N}, not {n}")
@@ -90,7 +92,7 @@ def layout(n: int) -> Layout:
     return Layout(n, grid, tuple(bars), {bar: i for i, bar in enumerate(bars)})
 
 
-@cache
+@lru_cache(maxsize=4096)  # (layout, bar): 312 bars at N=13
 def _outline(lay: Layout, bar: int) -> tuple[int, ...]:
     a, b = lay.bars[bar]
     around = []

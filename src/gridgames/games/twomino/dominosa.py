@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from gridgames.core.capabilities import ForeignIds
 from gridgames.core.errors import BadInput
 from gridgames.games.twomino.board import MAX_N, MIN_N, SYMBOLS, layout
 
@@ -75,3 +76,10 @@ def our_id(text: str) -> str | None:
         return None
     n, symbols = parse_dominosa(text)
     return f"twomino:n={n}:{''.join(SYMBOLS[s] for s in symbols)}.0"
+
+
+class DominosaIds(ForeignIds):
+    """The `foreign_ids` entry: Simon Tatham's Dominosa IDs read as 2mino games."""
+
+    def convert(self, text: str) -> str | None:
+        return our_id(text)

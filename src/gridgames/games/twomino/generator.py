@@ -1,96 +1,33 @@
-"""Boards for 2mino: the seed's samples layout and the seed's shuffling generator.
+"""2mino puzzles with exactly one solution and a graded difficulty (the `generator` entry).
 
-Samples (the seed): the pairs in the seed's order (00, 10, 11, 20, ...), the higher symbol
-first, in reading order of pair slots: vertical pairs (2 rows x 1 column) when N is odd,
-horizontal ones (1 row x 2 columns) when N is even, so that they fill the N+1 x N board.
+Random boards (for puzzles without given bars): a random domino tiling, then the pairs dealt
+to its dominoes so that no two side-by-side dominoes form a 2x2 block whose diagonal cells
+match (such a block can always be read the other way round, as Simon Tatham's Dominosa
+generator also avoids).
 
-Shuffling (the seed): the pairs go to random slots, some turned 180 degrees; then, for even
-square sizes from 2x2 up to NxN, every square of the board made of whole dominoes is
-transposed with probability 1/2 (which turns its horizontal dominoes vertical and back).
-Then about N^2/4 bars between dominoes are locked as hints.
+First, without given bars: random boards are tried until the deduction solver, allowed
+techniques up to the asked level, solves one and needs exactly that level. A solved board has
+one solution, since every step was forced. About a tenth of random boards are solvable this
+way, fewer at the higher levels, so this has a fixed budget of boards (deterministic for a
+seed).
 
-Random boards (ours, for unique puzzles without given bars): a random domino tiling, then the
-pairs dealt to its dominoes so that no two side-by-side dominoes form a 2x2 block whose
-diagonal cells match (such a block can always be read the other way round, as Simon Tatham's
-Dominosa generator also avoids).
+Then, if the budget ran out, with given bars: the seed's shuffle makes the board and its
+hidden arrangement; whenever the solver is stuck, one bar of the hidden arrangement that it has
+not deduced yet is locked on as a hint (ruling out a placement that is not in the answer), and
+it goes on. The puzzle is kept when the hardest technique used is the asked level, otherwise
+another board is made. Hint bars are few: most of the board is left to reasoning.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gridgames.core.bits import bits
+from gridgames.core.capabilities import Generator
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import layout, pair_count
-
-
-@dataclass(frozen=True)
-class Board:
-    n: int
-    symbols: tuple[int, ...]  # per cell
-    partner: tuple[int, ...]  # per cell: the other cell of its domino (the hidden answer)
-
-    def separators(self) -> list[int]:
-        """Bars of the hidden arrangement: between cells of different dominoes."""
-        lay = layout(self.n)
-        return [i for i, (a, b) in enumerate(lay.bars) if self.partner[a] != b]
-
-
-def samples(n: int) -> Board:
-    lay = layout(n)
-    cols = lay.grid.cols
-    symbols = [0] * lay.grid.size
-    partner = [0] * lay.grid.size
-    pairs = [(hi, lo) for hi in range(n) for lo in range(hi + 1)]
-    for slot, (hi, lo) in enumerate(pairs):
-        if n % 2:  # vertical pairs, n pair slots per double row
-            row, col = 2 * (slot // n), slot % n
-            first, second = row * cols + col, (row + 1) * cols + col
-        else:  # horizontal pairs, n / 2 pair slots per row
-            row, col = slot // (n // 2), 2 * (slot % (n // 2))
-            first, second = row * cols + col, row * cols + col + 1
-        symbols[first], symbols[second] = hi, lo
-        partner[first], partner[second] = second, first
-    return Board(n, tuple(symbols), tuple(partner))
-
-
-def shuffled(n: int, rng: Rng) -> Board:
-    """The seed's game board: pairs swapped to random slots (some turned), then squares of
-    whole dominoes transposed at random."""
-    base = samples(n)
-    cols = layout(n).grid.cols
-    slots = sorted({(min(c, base.partner[c]), max(c, base.partner[c]))
-                    for c in range(len(base.symbols))})
-    values = [(base.symbols[a], base.symbols[b]) for a, b in slots]
-    rng.shuffle(values)
-    symbols = list(base.symbols)
-    for (a, b), (x, y) in zip(slots, values, strict=True):
-        if rng.chance(1, 2):
-            x, y = y, x  # turned 180 degrees
-        symbols[a], symbols[b] = x, y
-    partner = list(base.partner)
-    rows = n + 1
-    for size in range(2, n + 1, 2):
-        for top in range(rows - size + 1):
-            for left in range(cols - size + 1):
-                square = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
-                inside = set(square)
-                if all(partner[c] in inside for c in square) and rng.chance(1, 2):
-                    _transpose(symbols, partner, top, left, size, cols)
-    return Board(n, tuple(symbols), tuple(partner))
-
-
-def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size: int,
-               cols: int) -> None:
-    def flip(cell: int) -> int:
-        r, c = divmod(cell, cols)
-        return (top + (c - left)) * cols + left + (r - top)
-
-    cells = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
-    old_symbols = {c: symbols[c] for c in cells}
-    old_partner = {c: partner[c] for c in cells}
-    for c in cells:
-        symbols[flip(c)] = old_symbols[c]
-        partner[flip(c)] = flip(old_partner[c])
+from gridgames.games.twomino.board import LEVELS, layout
+from gridgames.games.twomino.game import Board, TwoMinoParams, encode_desc, samples, shuffled
+from gridgames.games.twomino.solver import Puzzle, _Deducer, deduce
 
 
 def random_board(n: int, rng: Rng) -> Board | None:
@@ -148,21 +85,58 @@ def _reads_one_way(lay, partner: list[int], symbols: list[int], a: int, b: int, 
     return True
 
 
-def hint_bars(board: Board, rng: Rng) -> list[int]:
-    """The seed's hints: N^2/4 random bars of the hidden arrangement, locked."""
-    bars = board.separators()
-    rng.shuffle(bars)
-    return sorted(bars[:board.n * board.n // 4])
+# Random boards tried without given bars: this many cells' worth (214 boards at N=7, 66 at
+# N=13), about 1 s at N=7 and 3 s at N=13 when none is found.
+HINT_FREE_CELLS = 12_000
+MAX_TRIES = 10_000
 
 
-def check_board(board: Board) -> None:
-    """Every pair exactly once, dominoes on adjacent cells (for tests and new generators)."""
-    lay = layout(board.n)
-    seen = [0] * pair_count(board.n)
-    for cell, other in enumerate(board.partner):
-        assert board.partner[other] == cell and other != cell
-        assert (min(cell, other), max(cell, other)) in lay.bar_index
-        if cell < other:
-            a, b = board.symbols[cell], board.symbols[other]
-            seen[max(a, b) * (max(a, b) + 1) // 2 + min(a, b)] += 1
-    assert seen == [1] * pair_count(board.n)
+@dataclass(frozen=True)
+class Made:
+    board: Board
+    locked: frozenset[int]
+    grade: str
+
+
+def unique_puzzle(n: int, level: str, rng: Rng) -> Made:
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    return hint_free_puzzle(n, level, rng) or puzzle_with_given_bars(n, level, rng)
+
+
+def hint_free_puzzle(n: int, level: str, rng: Rng) -> Made | None:
+    for _ in range(HINT_FREE_CELLS // (n * (n + 1))):
+        board = random_board(n, rng)
+        if board is None:
+            continue
+        result = deduce(n, board.symbols, frozenset(), level)
+        if result.solved and result.grade == level:
+            return Made(board, frozenset(), level)
+    return None
+
+
+def puzzle_with_given_bars(n: int, level: str, rng: Rng) -> Made:
+    for _ in range(MAX_TRIES):
+        board = shuffled(n, rng)
+        puzzle = Puzzle.of(n, board.symbols, frozenset())
+        deducer = _Deducer(puzzle, level)
+        answer = {p for p in range(len(puzzle.bars))
+                  if board.partner[puzzle.cells_of(p)[0]] == puzzle.cells_of(p)[1]}
+        locked: set[int] = set()
+        while not deducer.run():
+            wrong = [p for p in bits(deducer.alive) if p not in answer]
+            pick = rng.choice(wrong)
+            locked.add(puzzle.bars[pick])
+            deducer.give(pick)
+        # Grade the finished puzzle afresh: with all its hint bars known from the start it
+        # may need less than the search that placed them.
+        final = deduce(n, board.symbols, frozenset(locked), level)
+        if final.solved and final.grade == level:
+            return Made(board, frozenset(locked), level)
+    raise RuntimeError(f"no {level} puzzle for N={n} in {MAX_TRIES} tries")
+
+
+class TwoMinoGenerator(Generator):
+    def new_desc(self, params: TwoMinoParams, rng: Rng) -> str:
+        made = unique_puzzle(params.n, params.level, rng)
+        return encode_desc(params.n, made.board.symbols, made.locked)

@@ -17,20 +17,20 @@ Deduction techniques by level (each level may use those below it):
   between them (no two of them joined by a possible double v-v), those values are ruled out
   elsewhere.
 - extreme: set analysis with the double joining two cells of the set; forcing chains through
-  cells with exactly two placements (see advanced.py).
+  cells with exactly two placements (see deductions.py).
 Each step is recorded (technique, why, placements placed or ruled out) for hints.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from gridgames.core.bits import bits
-from gridgames.games.twomino.advanced import Finding, forcing_chains, set_analysis
-from gridgames.games.twomino.board import Layout, layout, pair_index, pair_name
-
-LEVELS = ("trivial", "basic", "hard", "extreme")
-
+from gridgames.core.capabilities import Checker, Hint, Hinter, Solver
+from gridgames.core.result import PROVEN, Budget, Meter, Result
+from gridgames.games.twomino.board import LEVELS, Layout, layout, pair_index, pair_name
+from gridgames.games.twomino.deductions import Finding, forcing_chains, set_analysis
 
 
 @dataclass
@@ -365,3 +365,38 @@ def next_hint(n: int, symbols: tuple[int, ...], locked: frozenset[int],
                 state = "on" if should_be_on else "off"
                 return lay.bar_name(bar), f"{step.why}: turn {lay.bar_name(bar)} {state}"
     return None
+
+
+class TwoMinoSolver(Solver, Hinter, Checker):
+    """The `solver`, `hints` and `checker` entries. Every answer comes from a search that
+    finishes (exact cover, or deduction), so every answer is proven."""
+
+    def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
+        """Bars to toggle from here to a solution (one of them when there are several)."""
+        meter = Meter(budget)
+        solution = solve_board(state.n, state.symbols, state.locked)
+        if solution is None:
+            return meter.result(None, PROVEN, "no solution with these locked bars")
+        lay = layout(state.n)
+        target = frozenset(separators(lay, solution))
+        return meter.result([lay.bar_name(b) for b in sorted(state.on ^ target)], PROVEN)
+
+    def hint(self, state: Any, budget: Budget) -> Result[Hint]:
+        meter = Meter(budget)
+        if state.won:
+            return meter.result(None, PROVEN, "the puzzle is solved")
+        found = next_hint(state.n, state.symbols, state.locked, state.on)
+        if found is None:
+            return meter.result(None, PROVEN, "no deduction left from here: check your bars")
+        return meter.result(Hint(*found), PROVEN)
+
+    def check(self, state: Any, budget: Budget) -> Result[list[str]]:
+        """Bars turned on that no solution has on (each tried against the solver)."""
+        meter = Meter(budget)
+        lay = layout(state.n)
+        wrong = []
+        for bar in sorted(state.on - state.locked):
+            # Is there a solution with this bar on? Lock it and see.
+            if solve_board(state.n, state.symbols, state.locked | {bar}) is None:
+                wrong.append(lay.bar_name(bar))
+        return meter.result(wrong, PROVEN)

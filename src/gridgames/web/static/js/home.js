@@ -1,7 +1,7 @@
 // The home page: one card per game with a live preview (a short machine-played game drawn
 // by the game's own renderer, looping).
 import { api } from "./api.js";
-import { rendererFor } from "./renderers.js";
+import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
 
 const STEP_MS = 900;
@@ -33,16 +33,17 @@ async function start() {
 }
 
 async function animatePreview(container, name) {
-  let views;
+  let views, renderer;
   try {
-    views = (await api("GET", `/api/games/${name}/demo`)).views;
+    [views, renderer] = await Promise.all([
+      api("GET", `/api/games/${name}/demo`).then((answer) => answer.views), loadRenderer(name)]);
   } catch {
     return;
   }
   let frame = 0;
   const draw = () => {
     const view = views[Math.min(frame, views.length - 1)];
-    rendererFor(view).drawPreview(container, view);
+    renderer.drawPreview(container, view);
     frame = (frame + 1) % (views.length + 3);  // rest on the final position for a while
   };
   draw();

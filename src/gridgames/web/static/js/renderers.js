@@ -1,13 +1,8 @@
-// view.kind -> the module that draws it. Each game's page module is one entry here.
-import * as ishido from "./games/ishido.js";
-import * as polar from "./games/polar.js";
-import * as stones from "./games/stones.js";
-import * as twomino from "./games/twomino.js";
+// Each game's renderer is a module the server serves from the game's own package
+// (/games/<name>/renderer.js); docs/adding-a-game.md says what it exports.
+const loaded = new Map();
 
-export const RENDERERS = { stones, ishido, polar, twomino };
-
-export function rendererFor(view) {
-  const module = RENDERERS[view.kind];
-  if (!module) throw new Error(`no renderer for ${view.kind}`);
-  return module;
+export function loadRenderer(name) {
+  if (!loaded.has(name)) loaded.set(name, import(`/games/${encodeURIComponent(name)}/renderer.js`));
+  return loaded.get(name);
 }

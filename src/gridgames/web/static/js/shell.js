@@ -1,7 +1,7 @@
 // The game page, the same for every game: it asks the server for a session, draws the view
 // with the game's renderer, and sends moves and commands. No game rule lives here.
 import { api } from "./api.js";
-import { rendererFor } from "./renderers.js";
+import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
@@ -10,6 +10,7 @@ const AI_PAUSE_MS = 450;      // between two AI moves, so that a person can foll
 const PERSON = "person";
 
 let card = null;        // the game's description from /api/games
+let renderer = null;    // the game's renderer module (docs/adding-a-game.md)
 let current = null;     // the last payload from the server
 let board = null;       // the renderer's board object
 let boardKind = null;
@@ -50,6 +51,12 @@ async function start() {
     showNotice(`Cannot load the games: ${error.message}`);
     return;
   }
+  try {
+    renderer = await loadRenderer(gameName);
+  } catch (error) {
+    showNotice(`Cannot load this game's board: ${error.message}`);
+    return;
+  }
   $("title").textContent = card.title;
   document.title = `${card.title} · gridgames`;
   wireControls();
@@ -68,8 +75,12 @@ async function start() {
 // Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
 function defaultSeats() {
   if (card.players < 2 || card.ai_levels.length === 0) return undefined;
-  const level = card.ai_levels[Math.floor((card.ai_levels.length - 1) / 2)];
-  return [PERSON, level];
+  return [PERSON, card.default_ai_level];
+}
+
+// What the game can do besides its rules: "ai", "solver", "hints", "checker", "analyzer"...
+function can(capability) {
+  return card.capabilities.includes(capability);
 }
 
 // Some games take a second or two to make (graded 2mino boards): say so meanwhile.
@@ -113,10 +124,10 @@ function show(payload, { animate = false } = {}) {
   const fresh = !board || boardKind !== view.kind;
   if (fresh) {
     board?.destroy?.();
-    board = rendererFor(view).createBoard($("board"), {
+    board = renderer.createBoard($("board"), {
       onMove: playMove, toolbar: $("game-controls"),
       onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
-      fetchAnalysis: card.can_analyze ? () => api("GET", `/api/sessions/${current.session}/analysis`) : null,
+      fetchAnalysis: can("analyzer") ? () => api("GET", `/api/sessions/${current.session}/analysis`) : null,
     });
     boardKind = view.kind;
   }
@@ -127,12 +138,24 @@ function show(payload, { animate = false } = {}) {
   const swatchPlayer = status.over ? status.winner : payload.to_move;
   $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
   $("swatch").style.background = `var(--p${swatchPlayer})`;
+  showResult(payload);
   $("gameover").hidden = !status.over;
   $("gameover-text").textContent = status.message;
   updateButtons();
   updateUrl();
   board.setEnabled(!thinking && seatToMove() === PERSON);
   scheduleAi();
+}
+
+// Machine play says how sure it is: "proven", or "best found in 2.1 s" and why.
+function showResult(payload) {
+  const note = $("ai-note");
+  const result = payload.result;
+  note.hidden = !result;
+  if (!result) return;
+  const who = payload.ai_move ? `AI (${payload.ai_level}) played ${payload.ai_move}` : "Solution";
+  note.textContent = `${who}: ${result.words}`;
+  note.title = result.note || "";
 }
 
 function seatToMove() {
@@ -146,13 +169,13 @@ function updateButtons() {
   $("undo").disabled = !current.can_undo;
   $("redo").disabled = !current.can_redo;
   $("restart").disabled = current.moves.length === 0 || lastIsRestart;
-  $("hint").hidden = !card.can_hint;
-  $("check").hidden = !card.can_check;
+  $("hint").hidden = !can("hints");
+  $("check").hidden = !can("checker");
   $("check").disabled = over;
   $("hint").disabled = over || thinking;
   $("aimove").hidden = card.ai_levels.length === 0;
   $("aimove").disabled = over || thinking;
-  $("solve").hidden = !card.can_solve;
+  $("solve").hidden = !can("solver");
   $("solve").disabled = over;
   const allAi = current.seats.length > 0 && current.seats.every((s) => s !== PERSON);
   $("pause").hidden = !allAi;
@@ -216,7 +239,7 @@ function playMove(move) {
 
 function command(name) {
   if (!current) return;
-  if (name === "solve" && !card.can_solve) return;
+  if (name === "solve" && !can("solver")) return;
   act("POST", `/api/sessions/${current.session}/${name}`, undefined, { animate: name !== "undo" });
 }
 
@@ -241,18 +264,18 @@ async function ask(path, onAnswer) {
 }
 
 function showHint() {
-  if (!current || !card.can_hint || current.status.over) return;
+  if (!current || !can("hints") || current.status.over) return;
   ask("hint", (answer) => {
     hintMove = answer.hint;
     board.render(current.view, { hintMove });
-    if (hintMove) showNotice(`Hint: ${answer.why || hintMove}`, "info");
+    if (hintMove) showNotice(`Hint: ${answer.why || hintMove} (${answer.result.words})`, "info");
     else showNotice(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.");
   });
 }
 
 // Check: the server lists the moves no solution agrees with; the board marks them.
 function runCheck() {
-  if (!current || !card.can_check || current.status.over) return;
+  if (!current || !can("checker") || current.status.over) return;
   ask("check", (answer) => {
     board.render(current.view, { marks: answer.wrong });
     const wrong = answer.wrong.length;
@@ -386,8 +409,8 @@ async function applySeats() {
 function buildHelp() {
   const table = $("keys");
   table.textContent = "";
-  const hidden = { Solve: !card.can_solve, Check: !card.can_check, "AI move": card.ai_levels.length === 0,
-    "Pause or resume the AIs": card.ai_levels.length === 0, Hint: !card.can_hint };
+  const hidden = { Solve: !can("solver"), Check: !can("checker"), "AI move": card.ai_levels.length === 0,
+    "Pause or resume the AIs": card.ai_levels.length === 0, Hint: !can("hints") };
   const claimed = new Set(board?.claims || []);
   const rows = [
     ...SHORTCUTS.filter(([, what]) => !hidden[what]).map(([keys, what]) => [keys.find((k) => !claimed.has(k)), what]),

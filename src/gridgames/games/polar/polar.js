@@ -2,16 +2,19 @@
 // the penguin facing the way it last moved, and the last move's events animated (slides,
 // crushed ice, a heart going home, explosions). Arrow keys / WASD, on-screen arrows and
 // swipes send U, D, L, R; the server says what happened.
-import { api } from "../api.js";
-import { boardSvg, el } from "../svg.js";
+import { api } from "/static/js/api.js";
+import { boardSvg, el } from "/static/js/svg.js";
 
 const EMPTY = 0, TREE = 1, MOUNTAIN = 2, HOUSE = 3, ICE = 4, HEART = 5, BOMB = 6;
 const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R", w: "U", s: "D", a: "L", d: "R" };
 const SOLVED = "gridgames-polar-solved";
 const SWIPE = 24; // pixels
 
+// Solved levels, as "pack:level" (older entries, bare numbers, are the default pack's).
 function solvedSet() {
-  try { return new Set(JSON.parse(localStorage.getItem(SOLVED)) || []); } catch { return new Set(); }
+  try {
+    return new Set((JSON.parse(localStorage.getItem(SOLVED)) || []).map((k) => (typeof k === "number" ? `gridgames:${k}` : k)));
+  } catch { return new Set(); }
 }
 
 export function createBoard(container, { onMove, toolbar = null, onNewGame = null, live = true }) {
@@ -20,7 +23,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   let hint = null;
   let enabled = true;
   const controls = toolbar && live ? makeControls(toolbar) : null;
-  let levels = [];
+  let packs = [];   // [{name, title, credit, levels: [{number, name, best}]}] from the server
 
   function render(nextView, { animate = false, hintMove = null } = {}) {
     view = nextView;
@@ -130,38 +133,59 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     const select = document.createElement("select");
     select.id = "level-select";
     select.title = "Choose a level";
-    select.addEventListener("change", () => onNewGame?.(`level=${select.value}`));
+    select.setAttribute("aria-label", "Level");
+    select.addEventListener("change", () => onNewGame?.(levelParams(select.value)));
     bar.appendChild(select);
     const next = document.createElement("button");
     next.type = "button";
     next.id = "next-level";
     next.textContent = "Next level";
     next.hidden = true;
-    next.addEventListener("click", () => onNewGame?.(`level=${Number(select.value) + 1}`));
+    next.addEventListener("click", () => {
+      const [pack, level] = select.value.split(":");
+      onNewGame?.(levelParams(`${pack}:${Number(level) + 1}`));
+    });
     bar.appendChild(next);
     const info = document.createElement("span");
     info.id = "polar-info";
     info.className = "polar-info";
     bar.appendChild(info);
-    api("GET", "/api/games/polar/levels").then((list) => { levels = list; updateControls(); }).catch(() => {});
+    api("GET", "/api/games/polar/levels").then((list) => { packs = list; updateControls(); }).catch(() => {});
     return { select, next, info };
+  }
+
+  function levelParams(key) {
+    const [pack, level] = key.split(":");
+    return `level=${level},pack=${pack}`;
   }
 
   function updateControls() {
     if (!controls || !view) return;
     const solved = solvedSet();
-    if (view.hearts === 0 && view.level) {
-      solved.add(view.level);
+    const here = view.level ? `${view.pack}:${view.level}` : null;
+    if (view.hearts === 0 && here) {
+      solved.add(here);
       localStorage.setItem(SOLVED, JSON.stringify([...solved]));
     }
     const { select, next, info } = controls;
-    if (levels.length && select.options.length !== levels.length) {
+    const count = packs.reduce((n, pack) => n + pack.levels.length, 0);
+    if (count && select.options.length !== count) {
       select.textContent = "";
-      for (const lv of levels) select.add(new Option("", lv.number));
+      for (const pack of packs) {
+        const group = document.createElement("optgroup");
+        group.label = pack.credit ? `${pack.title} (${pack.credit})` : pack.title;
+        for (const lv of pack.levels) group.appendChild(new Option("", `${pack.name}:${lv.number}`));
+        select.appendChild(group);
+      }
     }
-    levels.forEach((lv, i) => { select.options[i].text = `${solved.has(lv.number) ? "✓ " : ""}${lv.number}. ${lv.name}`; });
-    if (view.level) select.value = view.level;
-    next.hidden = !(view.hearts === 0 && view.level && view.level < levels.length);
+    for (const option of select.options) {
+      const [pack, number] = option.value.split(":");
+      const level = packs.find((p) => p.name === pack).levels[Number(number) - 1];
+      option.text = `${solved.has(option.value) ? "✓ " : ""}${number}. ${level.name}`;
+    }
+    if (here) select.value = here;
+    const packLevels = packs.find((p) => p.name === view.pack)?.levels.length || 0;
+    next.hidden = !(view.hearts === 0 && view.level && view.level < packLevels);
     info.textContent = `Moves ${view.moves}` + (view.best ? ` · best known ${view.best}` : "");
   }
 

@@ -1,7 +1,8 @@
-// Renderer for two-player stone games (view.kind "stones": tic-tac-toe, Trilobite).
+// The renderer of two-player stone games (tic-tac-toe, Trilobite: their renderer modules
+// re-export this one).
 // It draws the server's view and turns pointer and key input into the server's own move
 // strings from view.targets; it knows no rule (not even where a stone falls).
-import { boardSvg, cellAt, el } from "../svg.js";
+import { boardSvg, cellAt, el } from "./svg.js";
 
 const MARGIN = 0.25;   // around the grid, in cell units
 const TOP = 0.9;       // strip above a gravity board where the next stone hovers
@@ -11,7 +12,8 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   let view = null;
   let analysing = false;
   let analysisButton = null;
-  let scores = null;      // exact score per column from the server's solver
+  let scores = null;      // column name -> score (null: not solved) from the server's solver
+  let words = "";         // "proven" or "best found in 2.1 s", as the server says
   let svg = null;
   let cursor = null;      // {row, col} for keyboard play
   let hoverCol = null;
@@ -24,7 +26,8 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     hint = hintMove;
     if (!analysisButton && view.gravity && fetchAnalysis && toolbar) makeAnalysisButton();
     scores = null;
-    if (analysing) requestAnalysis();
+    words = "";
+    if (analysing) { labelAnalysis(); requestAnalysis(); }
     svg = drawBoard(container, view);
     layer = el("g", {}, svg);
     if (animate && view.last !== null) animateLast(svg, view);
@@ -69,7 +72,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   }
 
   function labelAnalysis() {
-    analysisButton.textContent = analysing ? "Analysis: on" : "Analysis: off";
+    analysisButton.textContent = analysing ? `Analysis: on${words ? ` (${words})` : ""}` : "Analysis: off";
     analysisButton.classList.toggle("active", analysing);
   }
 
@@ -78,6 +81,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     analysing = !analysing;
     labelAnalysis();
     scores = null;
+    words = "";
     if (analysing) requestAnalysis(); else overlay();
   }
 
@@ -86,23 +90,28 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     try {
       const answer = await fetchAnalysis();
       if (asked !== view || !analysing) return;
-      scores = answer.scores === null ? "deep" : answer.scores;
+      scores = answer.scores;
+      words = answer.result.words;
     } catch {
       scores = "deep";
+      words = "";
     }
+    labelAnalysis();
     overlay();
   }
 
   // Scores above the columns: positive wins (sooner is larger), 0 draws, negative loses.
   function drawScores() {
     if (!analysing || !view.gravity || view.to_move === null) return;
-    if (scores === "deep" || scores === null) {
+    const known = scores && scores !== "deep" && Object.values(scores).some((v) => v !== null);
+    if (!known) {
       const t = el("text", { x: MARGIN + view.cols / 2, y: MARGIN + 0.3, "text-anchor": "middle", "font-size": 0.3, class: "analysis-note" }, layer);
-      t.textContent = scores === null ? "analysing…" : "too deep to solve quickly here";
+      t.textContent = scores === null ? "analysing…" : "not solved within the time allowed";
       return;
     }
-    scores.forEach((score, col) => {
-      if (score === null) return;
+    view.column_names.forEach((name, col) => {
+      const score = scores[name];
+      if (score === null || score === undefined) return;
       const cls = score > 0 ? "win" : score < 0 ? "loss" : "draw";
       const t = el("text", { x: MARGIN + col + 0.5, y: MARGIN + 0.32, "text-anchor": "middle", "font-size": 0.34, class: `analysis-score ${cls}`, "data-score": score }, layer);
       t.textContent = score > 0 ? `+${score}` : `${score}`;

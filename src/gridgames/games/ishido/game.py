@@ -1,11 +1,18 @@
-"""Ishido, from the seed `000_25e6ec847822079f.txt` (Racket), plus the classic 1990 rules.
+"""Ishido, from the seed `000_25e6ec847822079f.txt` (Racket), plus the classic 1990 rules:
+the tiles, the board and the rules, in that order.
 
-An 8 x 12 board and a pouch of 72 tiles (tiles.py). The first six tiles of the pouch start on
-the board at (column, row) (0,0), (11,0), (5,3), (6,4), (0,7), (11,7); the rest are placed one
-at a time, the head of the pouch first. A tile goes on an empty cell with at least one
-orthogonal neighbour when every neighbour matches it in colour or image (classic rules ask
-more, see tiles.allowed_kinds). The game is won when the pouch is empty and lost when the next
-tile has no valid cell.
+Tiles. A tile is a colour (the seed's "material") and an image (its "sigil"), each 0..5; we
+number it `colour * 6 + image` (0..35) and write it as two digits, colour then image (`03`).
+The seed's colours are Paul Tol's "bright" scheme in this order: blue, cyan, green, yellow,
+red, purple; its images are six birds: peacock, parrot, flamingo, owl, duck, eagle.
+
+Board. 8 x 12 cells and a pouch of 72 tiles. The first six tiles of the pouch start on the
+board at (column, row) (0,0), (11,0), (5,3), (6,4), (0,7), (11,7); the rest are placed one
+at a time, the head of the pouch first.
+
+Rules. A tile goes on an empty cell with at least one orthogonal neighbour when every
+neighbour matches it in colour or image (classic rules ask more, see `allowed_kinds`). The
+game is won when the pouch is empty and lost when the next tile has no valid cell.
 
 Scoring. Seed rules: 1, 2, 4, 8 points for 1, 2, 3, 4 neighbours. Classic rules: placements on
 the outer edge score 0; inside, 1/2/4/8, doubled once for every 4-way made before; a 4-way
@@ -17,37 +24,165 @@ Moves name the cell for the next tile: column letter a-l, then row 1-8 from the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 
-from gridgames.core.errors import IllegalMove
+from gridgames.core.bits import bits
+from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import LOST, ONGOING, WON, Game, Status, check_move_text
+from gridgames.core.grid import Grid
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
-from gridgames.games.ishido.ai import best_cell
-from gridgames.games.ishido.board import (
-    COLS,
-    EMPTY,
-    END_BONUS,
-    GRID,
-    OPENING_CELLS,
-    ROWS,
-    neighbour_tiles,
-    placement_points,
-)
-from gridgames.games.ishido.tiles import (
-    CLASSIC,
-    KINDS,
-    OPENING,
-    POUCH_SIZE,
-    SEED,
-    allowed_kinds,
-    code,
-    format_pouch,
-    make_pouch,
-    parse_pouch,
-)
 
+# --- tiles ---
+
+COLOURS = 6
+IMAGES = 6
+KINDS = COLOURS * IMAGES  # 36 distinct tiles
+COPIES = 2
+POUCH_SIZE = KINDS * COPIES  # 72
+OPENING = 6  # tiles on the board at the start
+ALL_KINDS = (1 << KINDS) - 1
+
+SEED, CLASSIC = "seed", "classic"
+
+
+def colour(tile: int) -> int:
+    return tile // IMAGES
+
+
+def image(tile: int) -> int:
+    return tile % IMAGES
+
+
+def code(tile: int) -> str:
+    return f"{colour(tile)}{image(tile)}"
+
+
+def parse_pouch(desc: str) -> tuple[int, ...]:
+    """The desc is the whole pouch in order, two digits a tile; the first six start on the
+    board. BadInput unless it is 72 tiles, every tile twice, the first six unique in colour
+    and in image (the seed's guarantee that the first tile can always be placed)."""
+    if not isinstance(desc, str) or len(desc) != 2 * POUCH_SIZE or not desc.isascii() \
+            or not desc.isdigit():
+        raise BadInput(f"an Ishido desc is {POUCH_SIZE} tiles of two digits (colour 0-5, "
+                       f"image 0-5): {2 * POUCH_SIZE} digits")
+    tiles = []
+    for i in range(0, len(desc), 2):
+        c, s = int(desc[i]), int(desc[i + 1])
+        if c >= COLOURS or s >= IMAGES:
+            raise BadInput(f"tile {i // 2 + 1} ({desc[i:i + 2]}): colour and image are 0-5")
+        tiles.append(c * IMAGES + s)
+    for kind in range(KINDS):
+        if tiles.count(kind) != COPIES:
+            raise BadInput(f"tile {code(kind)} appears {tiles.count(kind)} times, not twice")
+    opening = tiles[:OPENING]
+    if len({colour(t) for t in opening}) != COLOURS or len({image(t) for t in opening}) != IMAGES:
+        raise BadInput("the first six tiles must show every colour and every image once")
+    return tuple(tiles)
+
+
+def format_pouch(tiles: tuple[int, ...] | list[int]) -> str:
+    return "".join(code(t) for t in tiles)
+
+
+def make_pouch(rng: Rng) -> list[int]:
+    """Every tile twice, shuffled, then the opening six brought to the front."""
+    return opening_first(rng.shuffled([kind for _ in range(COPIES) for kind in range(KINDS)]))
+
+
+def opening_first(shuffled: list[int]) -> list[int]:
+    """The seed's loop over the shuffled tiles: walking them, a tile
+    whose colour and image are both unseen joins `head`, any other joins `tail`, until all six
+    colours and images are seen; the pouch is head + tail + the rest. The seed conses onto
+    head and tail (Racket lists), so both come out in reverse order of the walk: so do ours."""
+    head: list[int] = []
+    tail: list[int] = []
+    colours, images = set(range(COLOURS)), set(range(IMAGES))
+    walked = 0
+    while walked < len(shuffled) and (colours or images):
+        tile = shuffled[walked]
+        walked += 1
+        if colour(tile) in colours and image(tile) in images:
+            head.insert(0, tile)
+            colours.discard(colour(tile))
+            images.discard(image(tile))
+        else:
+            tail.insert(0, tile)
+    return head + tail + shuffled[walked:]
+
+
+@cache  # 36 tiles: bounded by the game
+def matches(tile: int) -> int:
+    """Kinds sharing a colour or an image with tile, as a bitmask over the 36 kinds."""
+    mask = 0
+    for kind in range(KINDS):
+        if colour(kind) == colour(tile) or image(kind) == image(tile):
+            mask |= 1 << kind
+    return mask
+
+
+@lru_cache(maxsize=1 << 17)  # sorted neighbour tuples: ~180k at most
+def allowed_kinds(neighbours: tuple[int, ...], rules: str) -> int:
+    """Bitmask of the kinds that may be placed next to these neighbour tiles (sorted tuple).
+
+    Both rule sets: at least one neighbour, and every neighbour matches in colour or image.
+    Classic ("Ishido: The Way of Stones", 1990) also wants, with 2 or 3 neighbours, at least
+    one colour match and one image match, and with 4 at least two of each (an identical twin
+    counts on both sides)."""
+    if not neighbours:
+        return 0
+    mask = ALL_KINDS
+    for tile in neighbours:
+        mask &= matches(tile)
+    if rules == SEED or len(neighbours) == 1:
+        return mask
+    need = 2 if len(neighbours) == 4 else 1
+    out = 0
+    for kind in bits(mask):
+        by_colour = sum(colour(t) == colour(kind) for t in neighbours)
+        by_image = sum(image(t) == image(kind) for t in neighbours)
+        if by_colour >= need and by_image >= need:
+            out |= 1 << kind
+    return out
+
+
+# --- the board ---
+
+ROWS, COLS = 8, 12
+GRID = Grid(ROWS, COLS)
+EMPTY = -1
+# (column, row) of the six opening tiles, in pouch order (the seed's `initial-locations`).
+OPENING_CELLS = tuple(GRID.index(row, col)
+                      for col, row in ((0, 0), (11, 0), (5, 3), (6, 4), (0, 7), (11, 7)))
+NEIGHBOURS = tuple(GRID.neighbours4(cell) for cell in range(GRID.size))
+EDGE = frozenset(c for c in range(GRID.size)
+                 if c // COLS in (0, ROWS - 1) or c % COLS in (0, COLS - 1))
+FOURWAY_BONUS = (25, 50, 100, 200, 400, 600, 800, 1000, 5000, 10000, 25000, 50000)
+END_BONUS = {0: 1000, 1: 500, 2: 100}  # classic: tiles left at the end -> bonus
+
+
+def neighbour_tiles(board: Sequence[int], cell: int) -> tuple[int, ...]:
+    """The tiles orthogonally next to cell, sorted (the key of tiles.allowed_kinds)."""
+    return tuple(sorted(board[n] for n in NEIGHBOURS[cell] if board[n] != EMPTY))
+
+
+def placement_points(rules: str, cell: int, neighbours: int, fourways_before: int) -> int:
+    """Points for a placement next to `neighbours` tiles (the end bonus aside)."""
+    base = 1 << (neighbours - 1)
+    if rules == SEED:
+        return base
+    if cell in EDGE:
+        return 0
+    points = base << fourways_before
+    if neighbours == 4:
+        points += FOURWAY_BONUS[min(fourways_before, len(FOURWAY_BONUS) - 1)]
+    return points
+
+
+# --- the rules ---
 
 @dataclass(frozen=True)
 class IshidoParams(Params):
@@ -75,7 +210,7 @@ class IshidoState:
         return not self.pouch or not self.valid
 
 
-def valid_cells(board: tuple[int, ...], tile: int, rules: str,
+def valid_cells(board: Sequence[int], tile: int, rules: str,
                 fourways: int) -> tuple[tuple[int, int], ...]:
     """(cell, points) for every cell where `tile` may go, in cell order."""
     out = []
@@ -112,9 +247,8 @@ class Ishido(Game):
     title = "Ishido"
     summary = "Place 72 tiles so every neighbour shares a colour or an image. 4-ways score big."
     params_type = IshidoParams
-    can_hint = True
+    renderer = "ishido.js"
     sample_params = ("rules=classic",)
-    cli_module = "gridgames.games.ishido.commands"
 
     def new_desc(self, params: IshidoParams, rng: Rng) -> str:
         return format_pouch(make_pouch(rng))
@@ -131,9 +265,6 @@ class Ishido(Game):
 
     def legal_moves(self, state: IshidoState) -> list[str]:
         return [GRID.cell_name(cell) for cell, _ in state.valid]
-
-    def move_order(self, move: str) -> Any:
-        return GRID.parse_cell(move)
 
     def apply(self, state: IshidoState, move: str) -> IshidoState:
         check_move_text(move)
@@ -202,10 +333,3 @@ class Ishido(Game):
             "pouch_counts": counts,  # the next tile included
             "last": state.last,
         }
-
-    def hint(self, state: IshidoState) -> str | None:
-        """The AI's choice: it knows which tiles are left, not their order."""
-        if state.over:
-            return None
-        return GRID.cell_name(best_cell(state.board, state.pouch, state.params.rules,
-                                        state.fourways))

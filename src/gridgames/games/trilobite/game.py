@@ -13,22 +13,13 @@ game is written `4453`); columns 10 and up are letters, `a` = 10, `b` = 11, ... 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.grid import Grid
 from gridgames.core.params import Params, param
-from gridgames.core.rng import Rng
 from gridgames.core.stones import EMPTY, StoneGame, StoneState
-from gridgames.games.trilobite.ai import choose_column
-from gridgames.games.trilobite.bitboard import Bitboard
-from gridgames.games.trilobite.solver import analyze, make_solver
 
 MAX_SIDE = 20
-PERFECT = "perfect"
-# Nodes the perfect player may search per move before it falls back to "hard": a few seconds
-# with the compiled solver; the opening of 7x6 needs more, so it plays "hard" there.
-PERFECT_BUDGET = 3_000_000
 COLUMN_NAMES = "123456789abcdefghijk"  # column index -> move
 
 
@@ -50,9 +41,7 @@ class Trilobite(StoneGame):
     title = "Trilobite"
     summary = "Connect-N with gravity: drop stones, make a line of N. Any board size."
     params_type = TrilobiteParams
-    ai_levels = ("easy", "medium", "hard", "perfect")
-    cli_module = "gridgames.games.trilobite.commands"
-    can_analyze = True
+    renderer = "trilobite.js"
     sample_params = ("width=4,height=4,line=3", "width=10,height=10,line=5",
                      "width=3,height=5,line=5", "width=11,height=3,line=3")
 
@@ -107,38 +96,5 @@ class Trilobite(StoneGame):
         return self.board_text(state, list(COLUMN_NAMES[:state.grid.cols]), [])
 
     def view(self, state: StoneState) -> dict:
-        return {"kind": "stones", "gravity": True,
-                "column_names": list(COLUMN_NAMES[:state.grid.cols]), **super().view(state)}
-
-    def bitboard(self, state: StoneState) -> Bitboard:
-        p = state.params
-        return Bitboard.from_cells(p.width, p.height, p.line, state.cells, state.to_move)
-
-    def choose(self, state: StoneState, level: str, rng: Rng) -> str:
-        self.check_level(level)
-        if state.over:
-            raise IllegalMove("the game is over")
-        if level == PERFECT:
-            scores = self.analysis(state)
-            if scores is not None:  # the best score: the fastest win, or the slowest loss
-                best = max(s for s in scores if s is not None)
-                return COLUMN_NAMES[rng.choice([c for c, s in enumerate(scores) if s == best])]
-            level = "hard"  # the solver could not finish within its budget
-        return COLUMN_NAMES[choose_column(self.bitboard(state), level, rng)]
-
-    def analysis(self, state: StoneState,
-                 budget: int = PERFECT_BUDGET) -> list[int | None] | None:
-        """The exact score of every column for the side to move (None where full), or None
-        when the solver needs more than `budget` nodes."""
-        if state.over:
-            return [None] * state.grid.cols
-        p = state.params
-        solver = _solver(p.width, p.height, p.line)
-        board = self.bitboard(state)
-        return analyze(solver, board.current, board.mask, board.moves, budget=budget)
-
-
-@cache
-def _solver(width: int, height: int, line: int):
-    """One solver (and its table) per board shape, kept between moves."""
-    return make_solver(width, height, line, memory_mb=64.0)
+        return {**super().view(state), "gravity": True,
+                "column_names": list(COLUMN_NAMES[:state.grid.cols])}

@@ -3,11 +3,11 @@ readable level packs.
 
 - STGE (the seed): 99 big-endian 16-bit words: two words of penguin position, the heart count,
   then the 96 cells row by row (codes 0-6). The seed guessed row then column for the position;
-  the original data shows column (x) first, then row (y) (../shared/data/polar/README.md:
-  level 5's words 0, 1 would put the penguin on a heart the other way round). As raw 198 bytes,
+  the original data shows column (x) first, then row (y) (level 5's words 0, 1 would put the
+  penguin on a heart the other way round). As raw 198 bytes,
   or as the hex words the seed prints (`0x0000 0x0000 0x0003 ...`).
-- Original-levels text (../shared/data/polar/original-levels.txt): `level N stge ID header
-  W1 W2 W3` lines, each followed by 4 rows of 24 digits.
+- Original-levels text (levels/original.txt): `level N stge ID header W1 W2 W3` lines, each
+  followed by 4 rows of 24 digits.
 - Our packs: `level: NAME`, optional `key: value` lines, then 4 rows of 24 characters
   (`.` empty, `T` tree, `M` mountain, `H` house, `I` ice block, `+` heart, `B` bomb, `P` the
   penguin on an empty cell, `p` on a tree); `#` starts a comment. A game's desc is the same 4
@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
+from gridgames.core.capabilities import LevelPacks
 from gridgames.core.errors import BadInput
+from gridgames.core.files import read_limited
 from gridgames.games.polar.board import CHARS, CODES, COLS, HEART, PENGUIN_ON, ROWS, TREE
 
 STGE_WORDS = 3 + ROWS * COLS  # 99
 STGE_BYTES = 2 * STGE_WORDS  # 198
 BUILTIN = Path(__file__).parent / "levels" / "gridgames.txt"
-MAX_FILE = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,8 @@ def stge_to_hex(level: Level) -> str:
 
 
 def read_original(text: str) -> list[Level]:
-    """The shared data's original-levels.txt: header lines with the STGE words, digit rows."""
+    """The original-levels text (levels/original.txt): header lines with the STGE words, then
+    digit rows."""
     levels = []
     lines = [ln.strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
@@ -203,12 +207,7 @@ def write_pack(levels: list[Level], title: str = "") -> str:
 def load_levels(path: str | Path) -> list[Level]:
     """Levels from a file of any of our formats, told apart by their content."""
     file = Path(path)
-    try:
-        data = file.read_bytes()
-    except OSError as err:
-        raise BadInput(f"cannot read {path}: {err.strerror or err}") from err
-    if len(data) > MAX_FILE:
-        raise BadInput(f"{path}: larger than {MAX_FILE} bytes: not a level file")
+    data = read_limited(path, "level file")
     if len(data) == STGE_BYTES and b"\x00" in data:  # 16-bit words: text has no NUL bytes
         return [stge_decode(data, file.stem)]
     try:
@@ -225,23 +224,54 @@ def load_levels(path: str | Path) -> list[Level]:
     return read_pack(text, str(path))
 
 
-@cache
-def builtin_pack() -> tuple[Level, ...]:
-    """The levels that ship with the game: level 1 from the seed, then our own."""
-    return tuple(read_pack(BUILTIN.read_text(encoding="utf-8"), "built-in levels"))
+# The packs that ship with the game (levels/README.md says where each comes from).
+PACKS = {
+    "gridgames": ("gridgames.txt", "Level 1 from the seed, then levels made by gridgames", ""),
+    "original": ("original.txt", "Polar (1990): the original six levels",
+                 "by Go Endo, 1990; transcribed by Paul R. Potts"),
+}
+DEFAULT_PACK = "gridgames"
 
 
-_ADDED: list[Level] = []  # a user's levels for this process (play/serve --levels)
+@lru_cache(maxsize=len(PACKS))
+def builtin_pack(name: str = DEFAULT_PACK) -> tuple[Level, ...]:
+    """A shipped pack's levels (package data; read once, immutable)."""
+    file, title, _ = PACKS[name]
+    text = (resources.files(__package__) / "levels" / file).read_text(encoding="utf-8")
+    return tuple(read_original(text) if name == "original" else read_pack(text, title))
 
 
-def add_levels(path: str | Path) -> int:
-    """Number a user's level file after the built-in levels, for the level select and the
-    `level` parameter; the whole file is checked before any level is added."""
-    levels = load_levels(path)
-    _ADDED.extend(levels)
-    return len(levels)
+class PolarPacks(LevelPacks):
+    """The level packs a Polar game offers (the `levels` entry): the shipped ones, and the
+    levels of files a user added (numbered after the default pack's own levels)."""
 
+    def __init__(self, packs: dict[str, tuple[Level, ...]] | None = None) -> None:
+        self.packs = packs if packs is not None else {n: builtin_pack(n) for n in PACKS}
 
-def level_pack() -> tuple[Level, ...]:
-    """The levels the game offers: the built-in ones, then any added from files."""
-    return builtin_pack() + tuple(_ADDED)
+    def pack(self, name: str) -> tuple[Level, ...]:
+        return self.packs[name]
+
+    def adding(self, path: str) -> PolarPacks:
+        packs = dict(self.packs)
+        packs[DEFAULT_PACK] = packs[DEFAULT_PACK] + tuple(load_levels(path))
+        return PolarPacks(packs)
+
+    def find(self, desc: str) -> tuple[str, int, Level] | None:
+        """The pack and number of a level with this desc, if one of ours has it."""
+        for name, levels in self.packs.items():
+            for number, level in enumerate(levels, 1):
+                if level.desc() == desc:
+                    return name, number, level
+        return None
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        return [{"name": name, "title": PACKS[name][1], "credit": PACKS[name][2],
+                 "levels": [{"number": i, "name": lv.name, "best": lv.info.get("best"),
+                             "pushes": lv.info.get("pushes")}
+                            for i, lv in enumerate(levels, 1)]}
+                for name, levels in self.packs.items()]
+
+    def known_solutions(self) -> list[tuple[Level, list[str]]]:
+        """Levels that ship with a stored solution."""
+        return [(level, list(level.info["solution"])) for levels in self.packs.values()
+                for level in levels if "solution" in level.info]

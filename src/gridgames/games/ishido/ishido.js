@@ -2,7 +2,7 @@
 // (below in portrait), the score panel and the pouch panel, all in one SVG that scales with
 // the window. The next tile is dragged with pointer events (mouse and touch) and dropped on a
 // cell; the server's view says which cells are valid and what each scores.
-import { boardSvg, el } from "../svg.js";
+import { boardSvg, el } from "/static/js/svg.js";
 
 const PALETTES = {
   // Paul Tol "bright" in the seed's order: blue, cyan, green, yellow, red, purple.

@@ -3,7 +3,7 @@
 // border between two cells; click or tap toggles it; right-click or long-press on the bar
 // between a pair's symbols shows that pair on the samples board. Symbols are numbers (so
 // colour is never the only cue), on Paul Tol's colours.
-import { boardSvg, el } from "../svg.js";
+import { boardSvg, el } from "/static/js/svg.js";
 
 const TINTS = ["#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB",
   "#77AADD", "#99DDFF", "#44BB99", "#EEDD88", "#EE8866", "#FFAABB"];

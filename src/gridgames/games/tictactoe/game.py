@@ -2,19 +2,17 @@
 
 3x3 board, X moves first and players alternate; a move on a taken cell is illegal; a player
 wins with a row, column or diagonal of three through their last move; after nine moves with no
-line the game is a draw. Moves name a cell: column letter a-c, then row 1-3 from the top.
+line the game is a draw ("It's a Draw"). Moves name a cell: column letter a-c, then row 1-3
+from the top. The shared stone-game rules are in core/stones.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from gridgames.core.errors import IllegalMove
 from gridgames.core.grid import Grid
 from gridgames.core.params import Params
-from gridgames.core.rng import Rng
-from gridgames.core.search import Minimax
 from gridgames.core.stones import EMPTY, StoneGame, StoneState
 
 GRID = Grid(3, 3)
@@ -30,9 +28,7 @@ class TicTacToe(StoneGame):
     title = "Tic-tac-toe"
     summary = "Three in a row on a 3x3 grid: X against O."
     params_type = TicTacToeParams
-    # random: any legal move; easy: looks two plies ahead (takes a win, blocks a loss);
-    # perfect: full game-tree search; it never loses and wins whenever a win is forced.
-    ai_levels = ("random", "easy", "perfect")
+    renderer = "tictactoe.js"
 
     def grid_of(self, params: Params) -> Grid:
         return GRID
@@ -57,20 +53,3 @@ class TicTacToe(StoneGame):
 
     def text(self, state: StoneState) -> str:
         return self.board_text(state, ["a", "b", "c"], ["1", "2", "3"])
-
-    def view(self, state: StoneState) -> dict:
-        return {"kind": "stones", **super().view(state)}
-
-    def choose(self, state: StoneState, level: str, rng: Rng) -> str:
-        self.check_level(level)
-        if not self.legal_moves(state):
-            raise IllegalMove("the game is over")
-        if level == "random":
-            return rng.choice(self.legal_moves(state))
-        return _searcher(self, 2 if level == "easy" else None).choose(state, rng)
-
-
-@cache
-def _searcher(game: TicTacToe, depth: int | None) -> Minimax:
-    """One memo per level, kept: the whole game has only 5,478 positions."""
-    return Minimax(game, depth)

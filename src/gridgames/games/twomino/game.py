@@ -7,11 +7,21 @@ them are on (the edge counts as on); each pair value has a counter. The game is 
 pair value has been found exactly once, by any arrangement. `clear` turns every unlocked bar
 off.
 
-Params: n (symbols), gen (seed: the seed's shuffling generator with N^2/4 locked hint bars;
-unique: a generator whose puzzles have exactly one solution), level (the difficulty asked of
-the unique generator). The desc is the symbols row by row (0-9, a, b, c), a dot, and the
-locked bars as a hexadecimal bit mask over the bars in order. Simon Tatham's Dominosa IDs
-(`n:desc`, his board transposed) are read too.
+Params: n (symbols), gen (seed: the seed's shuffling generator with N^2/4 locked hint bars,
+below; unique: puzzles with exactly one solution, from the `generator` entry, generator.py),
+level (the difficulty asked of the unique generator).
+
+The seed's boards. Samples: the pairs in the seed's order (00, 10, 11, 20, ...), the higher
+symbol first, in reading order of pair slots: vertical pairs (2 rows x 1 column) when N is
+odd, horizontal ones (1 row x 2 columns) when N is even, so that they fill the N+1 x N board.
+Shuffling: the pairs go to random slots, some turned 180 degrees; then, for even square sizes
+from 2x2 up to NxN, every square of the board made of whole dominoes is transposed with
+probability 1/2 (which turns its horizontal dominoes vertical and back). Then about N^2/4
+bars between dominoes are locked as hints.
+
+The desc is the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a
+hexadecimal bit mask over the bars in order. Simon Tatham's Dominosa IDs (`n:desc`, his board
+transposed) are read too (dominosa.py).
 """
 
 from __future__ import annotations
@@ -25,17 +35,15 @@ from gridgames.core.game import ONGOING, WON, Game, Status, check_move_text
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
 from gridgames.games.twomino.board import (
+    LEVELS,
     MAX_N,
     MIN_N,
     SYMBOLS,
     Layout,
     layout,
+    pair_count,
     pair_index,
 )
-from gridgames.games.twomino.dominosa import our_id
-from gridgames.games.twomino.generator import hint_bars, samples, shuffled
-from gridgames.games.twomino.solver import LEVELS, next_hint, separators, solve_board
-from gridgames.games.twomino.unique import unique_puzzle
 
 CLEAR = "clear"
 SEED_GEN, UNIQUE_GEN = "seed", "unique"
@@ -114,21 +122,121 @@ def with_pairs(state: TwoMinoState) -> TwoMinoState:
                         tuple(counts))
 
 
+# --- the seed's boards ---
+
+@dataclass(frozen=True)
+class Board:
+    n: int
+    symbols: tuple[int, ...]  # per cell
+    partner: tuple[int, ...]  # per cell: the other cell of its domino (the hidden answer)
+
+    def separators(self) -> list[int]:
+        """Bars of the hidden arrangement: between cells of different dominoes."""
+        lay = layout(self.n)
+        return [i for i, (a, b) in enumerate(lay.bars) if self.partner[a] != b]
+
+
+def samples(n: int) -> Board:
+    lay = layout(n)
+    cols = lay.grid.cols
+    symbols = [0] * lay.grid.size
+    partner = [0] * lay.grid.size
+    pairs = [(hi, lo) for hi in range(n) for lo in range(hi + 1)]
+    for slot, (hi, lo) in enumerate(pairs):
+        if n % 2:  # vertical pairs, n pair slots per double row
+            row, col = 2 * (slot // n), slot % n
+            first, second = row * cols + col, (row + 1) * cols + col
+        else:  # horizontal pairs, n / 2 pair slots per row
+            row, col = slot // (n // 2), 2 * (slot % (n // 2))
+            first, second = row * cols + col, row * cols + col + 1
+        symbols[first], symbols[second] = hi, lo
+        partner[first], partner[second] = second, first
+    return Board(n, tuple(symbols), tuple(partner))
+
+
+def shuffled(n: int, rng: Rng) -> Board:
+    """The seed's game board: pairs swapped to random slots (some turned), then squares of
+    whole dominoes transposed at random."""
+    base = samples(n)
+    cols = layout(n).grid.cols
+    slots = sorted({(min(c, base.partner[c]), max(c, base.partner[c]))
+                    for c in range(len(base.symbols))})
+    values = [(base.symbols[a], base.symbols[b]) for a, b in slots]
+    rng.shuffle(values)
+    symbols = list(base.symbols)
+    for (a, b), (x, y) in zip(slots, values, strict=True):
+        if rng.chance(1, 2):
+            x, y = y, x  # turned 180 degrees
+        symbols[a], symbols[b] = x, y
+    partner = list(base.partner)
+    rows = n + 1
+    for size in range(2, n + 1, 2):
+        for top in range(rows - size + 1):
+            for left in range(cols - size + 1):
+                square = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
+                inside = set(square)
+                if all(partner[c] in inside for c in square) and rng.chance(1, 2):
+                    _transpose(symbols, partner, top, left, size, cols)
+    return Board(n, tuple(symbols), tuple(partner))
+
+
+def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size: int,
+               cols: int) -> None:
+    def flip(cell: int) -> int:
+        r, c = divmod(cell, cols)
+        return (top + (c - left)) * cols + left + (r - top)
+
+    cells = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
+    old_symbols = {c: symbols[c] for c in cells}
+    old_partner = {c: partner[c] for c in cells}
+    for c in cells:
+        symbols[flip(c)] = old_symbols[c]
+        partner[flip(c)] = flip(old_partner[c])
+
+
+def hint_bars(board: Board, rng: Rng) -> list[int]:
+    """The seed's hints: N^2/4 random bars of the hidden arrangement, locked."""
+    bars = board.separators()
+    rng.shuffle(bars)
+    return sorted(bars[:board.n * board.n // 4])
+
+
+def check_board(board: Board) -> None:
+    """Every pair exactly once, dominoes on adjacent cells (for tests and new generators)."""
+    lay = layout(board.n)
+    seen = [0] * pair_count(board.n)
+    for cell, other in enumerate(board.partner):
+        assert board.partner[other] == cell and other != cell
+        assert (min(cell, other), max(cell, other)) in lay.bar_index
+        if cell < other:
+            a, b = board.symbols[cell], board.symbols[other]
+            seen[max(a, b) * (max(a, b) + 1) // 2 + min(a, b)] += 1
+    assert seen == [1] * pair_count(board.n)
+
+
+def _move_key(move: str) -> Any:
+    """Bars in reading order of their first cell, then `clear`."""
+    return (1, ()) if move == CLEAR else (0, tuple(
+        (int(part.lstrip("abcdefghijklmnopqrstuvwxyz")), part.rstrip("0123456789"))
+        for part in move.split("-")))
+
+
+# --- the game ---
+
+
 class TwoMino(Game):
     name = "twomino"
     title = "2mino"
     summary = "Find every domino pair on a shuffled board by drawing the bars between them."
     params_type = TwoMinoParams
-    can_solve = True
-    can_hint = True
-    can_check = True
+    renderer = "twomino.js"
     sample_params = ("n=3", "n=4,gen=unique,level=trivial")
-    cli_module = "gridgames.games.twomino.commands"
 
     def new_desc(self, params: TwoMinoParams, rng: Rng) -> str:
         if params.gen == UNIQUE_GEN:
-            made = unique_puzzle(params.n, params.level, rng)
-            return encode_desc(params.n, made.board.symbols, made.locked)
+            if self.generator is None:
+                raise BadInput("unique puzzles need the 2mino generator")
+            return self.generator.new_desc(params, rng)
         board = shuffled(params.n, rng)
         return encode_desc(params.n, board.symbols, hint_bars(board, rng))
 
@@ -146,12 +254,7 @@ class TwoMino(Game):
         moves = [lay.bar_name(b) for b in range(len(lay.bars)) if b not in state.locked]
         if state.on != state.locked:
             moves.append(CLEAR)
-        return sorted(moves, key=self.move_order)
-
-    def move_order(self, move: str) -> Any:
-        return (1, ()) if move == CLEAR else (0, tuple(
-            (int(part.lstrip("abcdefghijklmnopqrstuvwxyz")), part.rstrip("0123456789"))
-            for part in move.split("-")))
+        return sorted(moves, key=_move_key)
 
     def apply(self, state: TwoMinoState, move: str) -> TwoMinoState:
         check_move_text(move)
@@ -183,15 +286,18 @@ class TwoMino(Game):
         return Status(ONGOING, f"{once} of {total} pairs found{more}", score=once)
 
     def text(self, state: TwoMinoState) -> str:
-        """Symbols with | and - for bars that are on (# for locked ones)."""
+        """Symbols with | and - for bars that are on (# for locked ones), under column
+        letters and beside row numbers (the cell names of moves: a1-b1)."""
         lay = layout(state.n)
-        rows, cols = lay.grid.rows, lay.grid.cols
+        grid = lay.grid
+        rows, cols = grid.rows, grid.cols
+        pad = len(str(rows))
 
         def bar(a: int, b: int, on: str, locked: str) -> str:
             index = lay.bar_index[(a, b)]
             return locked if index in state.locked else on if index in state.on else " "
 
-        out = []
+        out = [" " * (pad + 1) + " ".join(grid.cell_name(c)[0] for c in range(cols))]
         for r in range(rows):
             line = ""
             for c in range(cols):
@@ -199,11 +305,11 @@ class TwoMino(Game):
                 line += SYMBOLS[state.symbols[cell]]
                 if c + 1 < cols:
                     line += bar(cell, cell + 1, "|", "#")
-            out.append(line)
+            out.append(f"{r + 1:>{pad}} {line}")
             if r + 1 < rows:
-                out.append(" ".join(bar(r * cols + c, (r + 1) * cols + c, "-", "#")
-                                    for c in range(cols)))
-        return "\n".join(out)
+                out.append(" " * (pad + 1) + " ".join(
+                    bar(r * cols + c, (r + 1) * cols + c, "-", "#") for c in range(cols)))
+        return "\n".join(line.rstrip() for line in out)
 
     def view(self, state: TwoMinoState) -> dict[str, Any]:
         lay = layout(state.n)
@@ -226,37 +332,3 @@ class TwoMino(Game):
                                                                  sample.symbols[sample.partner[a]])]
                              for a in range(len(sample.symbols)) if a < sample.partner[a]],
         }
-
-    def solve(self, state: TwoMinoState) -> list[str] | None:
-        """Bars to toggle from here to the solution (one of them when there are several)."""
-        solution = solve_board(state.n, state.symbols, state.locked)
-        if solution is None:
-            return None
-        lay = layout(state.n)
-        target = frozenset(separators(lay, solution))
-        moves = [lay.bar_name(b) for b in sorted(state.on ^ target)]
-        return moves
-
-    def hint(self, state: TwoMinoState) -> str | None:
-        return self.hint_info(state)["move"]
-
-    def hint_info(self, state: TwoMinoState) -> dict[str, Any]:
-        if state.won:
-            return {"move": None}
-        found = next_hint(state.n, state.symbols, state.locked, state.on)
-        if found is None:
-            return {"move": None, "why": "no deduction left from here: check your bars"}
-        return {"move": found[0], "why": found[1]}
-
-    def check(self, state: TwoMinoState) -> list[str]:
-        """Bars turned on that no solution has on (each tried against the solver)."""
-        lay = layout(state.n)
-        wrong = []
-        for bar in sorted(state.on - state.locked):
-            # Is there a solution with this bar on? Lock it and see.
-            if solve_board(state.n, state.symbols, state.locked | {bar}) is None:
-                wrong.append(lay.bar_name(bar))
-        return wrong
-
-    def convert_foreign_id(self, text: str) -> str | None:
-        return our_id(text)

@@ -1,0 +1,128 @@
+"""Optional capabilities: what a game can do besides its rules.
+
+A game object carries them as plain entries (`game.ai`, `game.solver`, ...: see
+`core/game.py`), set when the game is made (its package's `make_game`), None where the game
+has none, as Simon Tatham's `struct game` carries optional functions. Nothing asks a game
+whether it can do something: code reads the entry. Each interface is small, and machine play
+takes a `Budget` and answers a `Result` (core/result.py): proven, best found or none.
+"""
+
+from __future__ import annotations
+
+import argparse
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gridgames.core.errors import BadInput
+from gridgames.core.result import Budget, Result
+from gridgames.core.rng import Rng
+
+if TYPE_CHECKING:
+    from gridgames.core.params import Params
+
+CAPABILITIES = ("ai", "solver", "hints", "analyzer", "checker", "levels", "foreign_ids",
+                "generator", "commands")
+
+
+class AiPlayer(ABC):
+    """Plays a move of a two-player game at a named level."""
+
+    levels: tuple[str, ...] = ()  # weakest first
+
+    @property
+    def default_level(self) -> str:
+        """The level an opponent plays unless told: the middle one."""
+        return self.levels[(len(self.levels) - 1) // 2]
+
+    def check_level(self, level: Any) -> str:
+        if level not in self.levels:
+            raise BadInput(f"unknown AI level {str(level)[:40]!r} "
+                           f"(levels: {', '.join(self.levels)})")
+        return level
+
+    @abstractmethod
+    def choose(self, state: Any, level: str, rng: Rng, budget: Budget) -> Result[str]:
+        """A move for the side to move. PROVEN only when the move is proven best."""
+
+
+class Solver(ABC):
+    """Finds the moves that win a puzzle from a position."""
+
+    @abstractmethod
+    def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
+        """Moves from state to a win. PROVEN with a value: a finished search proved it best
+        (fewest moves, or the only solution); PROVEN with None: proven unsolvable from here."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: str
+    why: str = ""  # a reason the page may show ("cell c4 can only be 3-5")
+
+
+class Hinter(ABC):
+    @abstractmethod
+    def hint(self, state: Any, budget: Budget) -> Result[Hint]:
+        """A good next move, with a reason where the game can give one."""
+
+
+class Analyzer(ABC):
+    """Scores every move of the side to move."""
+
+    score_help: str = ""  # what the numbers mean, for the page and the API
+
+    @abstractmethod
+    def analyze(self, state: Any, budget: Budget) -> Result[dict[str, int | None]]:
+        """Move -> score (None: not known within the budget). PROVEN when every score is
+        exact."""
+
+
+class Checker(ABC):
+    @abstractmethod
+    def check(self, state: Any, budget: Budget) -> Result[list[str]]:
+        """Moves already made that no solution agrees with."""
+
+
+class LevelPacks(ABC):
+    """Built-in level packs, and level files a user adds."""
+
+    @abstractmethod
+    def catalogue(self) -> list[dict[str, Any]]:
+        """The packs: each {"name", "title", "credit", "levels": [{"number", "name", ...}]}."""
+
+    @abstractmethod
+    def adding(self, path: str) -> LevelPacks:
+        """These packs plus a user's level file (BadInput when the file is bad)."""
+
+
+class ForeignIds(ABC):
+    @abstractmethod
+    def convert(self, text: str) -> str | None:
+        """Another program's game ID as ours, or None when text is not one."""
+
+
+class Generator(ABC):
+    @abstractmethod
+    def new_desc(self, params: Params, rng: Rng) -> str:
+        """A start position the rules cannot make alone (a graded puzzle)."""
+
+
+class Commands(ABC):
+    @abstractmethod
+    def register(self, subparsers: argparse._SubParsersAction) -> None:
+        """Add `gridgames <game> ...` commands. Each sets `run(args, out)`; `args.registry` is
+        the registry the command line runs with."""
+
+
+class HintsFromAi(Hinter):
+    """Two-player games: the hint is the strongest AI level's move, its ties broken the same
+    way every time for a position (the rng is seeded by the position)."""
+
+    def __init__(self, ai: AiPlayer, position_key: Any) -> None:
+        self.ai = ai
+        self.position_key = position_key  # state -> a string naming the position
+
+    def hint(self, state: Any, budget: Budget) -> Result[Hint]:
+        found = self.ai.choose(state, self.ai.levels[-1], Rng(self.position_key(state)), budget)
+        return found.with_value(None if found.value is None else Hint(found.value))

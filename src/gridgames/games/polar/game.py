@@ -1,0 +1,262 @@
+"""Polar, from the seed `002_1e813132e21882de.txt` (Dylan): the seed's rules of a move, and
+the game around them. Moves are U, D, L, R; a move that would change nothing is refused with
+the reason. Won when the heart count reaches 0; lost when a heart can never reach a house
+(analysis.py) or no move changes anything (undo or restart then). The board's codes and
+geometry are in board.py, the level packs in packs.py.
+
+The seed's three generic functions are the rules of a move, kept here as three methods with
+the same dispatch (first matching case wins, most specific first):
+
+- push_tile (the penguin moves towards a tile): walkable (empty, tree): the penguin steps
+  there. Movable (ice, heart, bomb): collide it with the tile beyond; the penguin stays.
+  Fixed (mountain, house, edge): nothing.
+- collide (a movable meets the next tile): empty: slide. Ice against anything blocking:
+  crushed. Heart against a house: the heart is gone and the count goes down. Bomb against a
+  mountain: both gone. Any other meeting: nothing.
+- slide (a movable moving on): onto an empty cell (the blog's `<movable>` here is a typo for
+  `<empty>`, as its prose says): it moves there and slides on. Ice that slid and meets
+  anything blocking: it just stops. Anything else that slid: collide, as if pushed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridgames.core.errors import BadInput, IllegalMove
+from gridgames.core.game import LOST, ONGOING, WON, Game, Status, check_move_text
+from gridgames.core.params import Params, param
+from gridgames.core.rng import Rng
+from gridgames.games.polar.analysis import dead_hearts
+from gridgames.games.polar.board import (
+    BOMB,
+    COLS,
+    DIRECTIONS,
+    EDGE,
+    EMPTY,
+    HEART,
+    HOUSE,
+    ICE,
+    MOUNTAIN,
+    MOVABLE,
+    NAMES,
+    ROWS,
+    WALKABLE,
+    step,
+)
+from gridgames.games.polar.packs import (
+    DEFAULT_PACK,
+    PACKS,
+    Level,
+    PolarPacks,
+    format_level_rows,
+    parse_desc,
+)
+
+# --- a move, by the seed's rules ---
+
+Event = tuple[Any, ...]
+
+
+class _Model:
+    """The seed's mutable model, used inside one move: a board, the penguin, the count, and
+    what happened (events, for the page's animations)."""
+
+    def __init__(self, board: tuple[int, ...], penguin: int, hearts: int) -> None:
+        self.board = list(board)
+        self.penguin = penguin
+        self.hearts = hearts
+        self.events: list[Event] = []
+
+    def tile(self, cell: int | None) -> int:
+        return EDGE if cell is None else self.board[cell]
+
+    def push_tile(self, direction: str) -> None:
+        target = step(self.penguin, direction)
+        tile = self.tile(target)
+        if tile in WALKABLE:
+            self.events.append(("walk", self.penguin, target))
+            self.penguin = target
+        elif tile in MOVABLE:
+            beyond = step(target, direction)
+            self.collide(direction, target, tile, beyond, self.tile(beyond))
+        # fixed (mountain, house, edge): nothing
+
+    def collide(self, direction: str, pos: int, tile: int, next_pos: int | None,
+                next_tile: int) -> None:
+        if next_tile == EMPTY:
+            self.slide(direction, pos, tile, next_pos, next_tile)
+        elif tile == ICE:
+            self.board[pos] = EMPTY
+            self.events.append(("crush", pos))
+        elif tile == HEART and next_tile == HOUSE:
+            self.board[pos] = EMPTY
+            self.hearts -= 1
+            self.events.append(("home", pos, next_pos))
+        elif tile == BOMB and next_tile == MOUNTAIN:
+            self.board[pos] = EMPTY
+            self.board[next_pos] = EMPTY
+            self.events.append(("boom", pos, next_pos))
+        else:
+            self.events.append(("bump", pos, -1 if next_pos is None else next_pos))
+
+    def slide(self, direction: str, pos: int, tile: int, next_pos: int | None,
+              next_tile: int) -> None:
+        if next_tile == EMPTY:
+            self.board[next_pos] = tile
+            self.board[pos] = EMPTY
+            self._note_slide(tile, pos, next_pos)
+            beyond = step(next_pos, direction)
+            self.slide(direction, next_pos, tile, beyond, self.tile(beyond))
+        elif tile == ICE:
+            pass  # an ice block that slid into something just stops
+        else:
+            self.collide(direction, pos, tile, next_pos, next_tile)
+
+    def _note_slide(self, tile: int, start: int, end: int) -> None:
+        last = self.events[-1] if self.events else None
+        if last and last[0] == "slide" and last[3] == start:
+            self.events[-1] = ("slide", tile, last[2], end)
+        else:
+            self.events.append(("slide", tile, start, end))
+
+
+def play(board: tuple[int, ...], penguin: int, hearts: int,
+         direction: str) -> tuple[tuple[int, ...], int, int, tuple[Event, ...]]:
+    """One move by the seed's rules: (board, penguin, hearts, events) afterwards."""
+    model = _Model(board, penguin, hearts)
+    model.push_tile(direction)
+    return tuple(model.board), model.penguin, model.hearts, tuple(model.events)
+
+
+# --- the game ---
+
+
+@dataclass(frozen=True)
+class PolarParams(Params):
+    level: int = param(1, lo=1, hi=999, help="level number in the pack")
+    pack: str = param(DEFAULT_PACK, choices=tuple(PACKS),
+                      help="gridgames: ours (and any added with --levels); original: the "
+                      "1990 game's six levels by Go Endo")
+
+
+@dataclass(frozen=True)
+class PolarState:
+    params: PolarParams
+    board: tuple[int, ...]
+    penguin: int
+    hearts: int
+    facing: str = "L"
+    moves: int = 0
+    name: str = ""
+    number: int = 0  # the pack's level this is, 0 for a level from elsewhere
+    pack: str = ""
+    # What the last move did, for the page's animations: (kind, cells...) tuples.
+    events: tuple[tuple[Any, ...], ...] = field(default=(), compare=False)
+
+
+class Polar(Game):
+    name = "polar"
+    title = "Polar"
+    summary = "Push every heart into a house on frictionless ice. Plan ahead: you can't pull."
+    params_type = PolarParams
+    renderer = "polar.js"
+    sample_params = ("level=2", "level=5", "pack=original,level=4")
+    levels: PolarPacks
+
+    def __init__(self, **capabilities: Any) -> None:
+        super().__init__(**capabilities)
+        if self.levels is None:  # the packs are the rules' own levels: always there
+            self.levels = PolarPacks()
+
+    def parse_params(self, text: str) -> PolarParams:
+        params = PolarParams.parse(text)
+        count = len(self.levels.pack(params.pack))
+        if params.level > count:
+            raise BadInput(f"level must be from 1 to {count} in pack {params.pack}, not "
+                           f"{params.level}")
+        return params
+
+    def new_desc(self, params: PolarParams, rng: Rng) -> str:
+        return self.levels.pack(params.pack)[params.level - 1].desc()
+
+    def new_state(self, params: PolarParams, desc: str) -> PolarState:
+        level = parse_desc(desc)
+        found = self.levels.find(desc)
+        pack, number, name = (found[0], found[1], found[2].name) if found else \
+            ("", 0, "Custom level")
+        return PolarState(params, level.board, level.penguin, level.hearts, name=name,
+                          number=number, pack=pack)
+
+    def level_of(self, state: PolarState) -> Level:
+        return Level(state.name, state.board, state.penguin, state.hearts)
+
+    def max_moves(self, params: PolarParams) -> int | None:
+        return None  # the penguin may walk about for ever
+
+    def legal_moves(self, state: PolarState) -> list[str]:
+        if state.hearts == 0 or dead_hearts(state.board):
+            return []
+        return [d for d in sorted(DIRECTIONS) if self._changes(state, d)]
+
+    def _changes(self, state: PolarState, direction: str) -> bool:
+        board, penguin, _, _ = play(state.board, state.penguin, state.hearts, direction)
+        return board != state.board or penguin != state.penguin
+
+    def apply(self, state: PolarState, move: str) -> PolarState:
+        check_move_text(move)
+        if move not in DIRECTIONS:
+            raise IllegalMove(f"{move!r} is not a move: use U, D, L or R")
+        status = self.status(state)
+        if status.over:
+            raise IllegalMove(f"the level is over: {status.message}")
+        board, penguin, hearts, events = play(state.board, state.penguin, state.hearts, move)
+        if board == state.board and penguin == state.penguin:
+            raise IllegalMove(self._why_nothing(state, move))
+        return PolarState(state.params, board, penguin, hearts, move, state.moves + 1,
+                          state.name, state.number, state.pack, events)
+
+    def _why_nothing(self, state: PolarState, move: str) -> str:
+        target = step(state.penguin, move)
+        tile = EDGE if target is None else state.board[target]
+        if tile not in MOVABLE:
+            return f"the penguin cannot go {move}: {NAMES[tile]} in the way"
+        beyond = step(target, move)
+        other = EDGE if beyond is None else state.board[beyond]
+        return f"the {NAMES[tile]} does not move: {NAMES[other]} behind it"
+
+    def status(self, state: PolarState) -> Status:
+        if state.hearts == 0:
+            return Status(WON, f"Level solved in {state.moves} moves!", score=state.moves)
+        if dead_hearts(state.board):
+            return Status(LOST, "A heart can no longer reach a house: undo or restart",
+                          score=state.moves)
+        if not any(self._changes(state, d) for d in DIRECTIONS):
+            return Status(LOST, "The penguin is stuck: undo or restart", score=state.moves)
+        plural = "s" if state.hearts != 1 else ""
+        return Status(ONGOING, f"{state.hearts} heart{plural} to bring home · {state.moves} "
+                      "moves", score=state.moves)
+
+    def text(self, state: PolarState) -> str:
+        rows = format_level_rows(state.board, state.penguin)
+        return "\n".join(rows) + f"\nhearts {state.hearts}  moves {state.moves}"
+
+    def view(self, state: PolarState) -> dict[str, Any]:
+        return {
+            "kind": "polar",
+            "rows": ROWS,
+            "cols": COLS,
+            "cells": list(state.board),
+            "penguin": state.penguin,
+            "facing": state.facing,
+            "hearts": state.hearts,
+            "moves": state.moves,
+            "name": state.name,
+            "level": state.number or None,
+            "pack": state.pack or None,
+            "best": (self.levels.pack(state.pack)[state.number - 1].info.get("best")
+                     if state.number else None),
+            "events": [list(e) for e in state.events],
+            "dead": dead_hearts(state.board),
+            "legal": self.legal_moves(state),
+        }
