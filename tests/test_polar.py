@@ -139,7 +139,7 @@ def test_heart_slides_into_a_house_and_the_level_is_won():
     after = GAME.apply(state, "R")
     assert after.hearts == 0
     assert GAME.status(after).kind == "won"
-    assert GAME.status(after).message == "Level solved in 1 moves!"
+    assert GAME.status(after).message == "Level solved in 1 move!"
     assert GAME.legal_moves(after) == []
 
 

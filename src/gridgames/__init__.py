@@ -1,3 +1,12 @@
-"""gridgames: five grid-board games with pure engines, machine play, a CLI and a web app."""
+"""gridgames: grid-board games with pure engines, machine play, a command line and a web app.
 
-__version__ = "0.1.0"
+The Python API (docs/python-api.md): `gridgames.registry.default_games()` for the games,
+`gridgames.session.Session` to play one with undo, redo and save files.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("gridgames")
+except PackageNotFoundError:  # a source tree that is not installed
+    __version__ = "unknown"

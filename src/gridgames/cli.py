@@ -10,9 +10,9 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NoReturn, TextIO
 
+from gridgames import __version__
 from gridgames.core.errors import BadInput
 from gridgames.core.game import describe
 from gridgames.core.ids import GameId
@@ -29,13 +29,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # argparse prints a usage block; the contract is one clear line and exit code 2.
         raise BadInput(f"{message} (see {self.prog} --help)")
-
-
-def package_version() -> str:
-    try:
-        return version("gridgames")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown"
 
 
 def _session_from(args: argparse.Namespace) -> Session:
@@ -264,7 +257,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
 
 def build_parser(games: Games) -> argparse.ArgumentParser:
     parser = _Parser(prog="gridgames", description="Play and script grid-board games.")
-    parser.add_argument("--version", action="version", version=f"gridgames {package_version()}")
+    parser.add_argument("--version", action="version", version=f"gridgames {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("list", help="the games and their parameters")

@@ -8,7 +8,7 @@ name: column letter(s) then 1-based row number, `a1` being the top-left cell.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from gridgames.core.errors import BadInput
 
@@ -104,14 +104,16 @@ def column_name(col: int) -> str:
     return name
 
 
-@cache
+# Pure functions of (grid, cell, ...): memoized with a bound, since boards of every size
+# come and go.
+@lru_cache(maxsize=1 << 16)
 def _neighbours(grid: Grid, cell: int, directions: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     grid.row_col(cell)  # bounds check
     steps = (grid.step(cell, d) for d in directions)
     return tuple(n for n in steps if n is not None)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _ray(grid: Grid, cell: int, direction: tuple[int, int], max_len: int) -> tuple[int, ...]:
     row, col = grid.row_col(cell)
     out = []

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from gridgames import __version__
 from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
 from gridgames.core.game import Game, describe
@@ -89,10 +90,8 @@ def payload(table: Table) -> dict[str, Any]:
 
 def create_app(store: SessionStore | None = None, games: Games | None = None,
                think_seconds: float = THINK_SECONDS) -> FastAPI:
-    from gridgames.cli import package_version
-
     games = games if games is not None else default_games()
-    app = FastAPI(title="gridgames", version=package_version(),
+    app = FastAPI(title="gridgames", version=__version__,
                   description="Play grid-board games: the server applies moves, pages draw.")
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
     tables: SessionStore = store if store is not None else MemoryStore()

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from gridgames.core.bits import bits
@@ -114,7 +114,7 @@ def opening_first(shuffled: list[int]) -> list[int]:
     return head + tail + shuffled[walked:]
 
 
-@cache  # 36 tiles: bounded by the game
+@lru_cache(maxsize=64)  # 36 tiles: bounded by the game
 def matches(tile: int) -> int:
     """Kinds sharing a colour or an image with tile, as a bitmask over the 36 kinds."""
     mask = 0

@@ -27,6 +27,7 @@ from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import LOST, ONGOING, WON, Game, Status, check_move_text
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
+from gridgames.core.words import count
 from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import (
     BOMB,
@@ -194,6 +195,11 @@ class Polar(Game):
     def max_moves(self, params: PolarParams) -> int | None:
         return None  # the penguin may walk about for ever
 
+    def split_moves(self, text: str) -> list[str]:
+        """Every move is one letter, so `RRUL` is four moves (lower case too); spaces and
+        commas are ignored."""
+        return [ch.upper() for ch in text if ch not in " ,\t\n"]
+
     def legal_moves(self, state: PolarState) -> list[str]:
         if state.hearts == 0 or dead_hearts(state.board):
             return []
@@ -227,15 +233,15 @@ class Polar(Game):
 
     def status(self, state: PolarState) -> Status:
         if state.hearts == 0:
-            return Status(WON, f"Level solved in {state.moves} moves!", score=state.moves)
+            return Status(WON, f"Level solved in {count(state.moves, 'move')}!",
+                          score=state.moves)
         if dead_hearts(state.board):
             return Status(LOST, "A heart can no longer reach a house: undo or restart",
                           score=state.moves)
         if not any(self._changes(state, d) for d in DIRECTIONS):
             return Status(LOST, "The penguin is stuck: undo or restart", score=state.moves)
-        plural = "s" if state.hearts != 1 else ""
-        return Status(ONGOING, f"{state.hearts} heart{plural} to bring home · {state.moves} "
-                      "moves", score=state.moves)
+        return Status(ONGOING, f"{count(state.hearts, 'heart')} to bring home · "
+                      f"{count(state.moves, 'move')}", score=state.moves)
 
     def text(self, state: PolarState) -> str:
         rows = format_level_rows(state.board, state.penguin)
