@@ -1,32 +1,39 @@
 # Two commands on a fresh machine: `make run` (set up, start the app) and `make test`
-# (set up, lint, run the whole suite). Both create .venv and install into it.
+# (set up with the test tools, lint, run the whole suite). Both create .venv and install into
+# it; `make run` installs only what the app needs.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+APP := $(VENV)/.installed-app
+TOOLS := $(VENV)/.installed-test
 
 .PHONY: run test lint bench system-deps clean
 
-$(STAMP): pyproject.toml
+$(APP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(APP)
 
-run: $(STAMP)
+$(TOOLS): $(APP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(TOOLS)
+
+run: $(APP)
+	@echo "gridgames is installed in $(VENV): run $(BIN)/gridgames, or 'source $(BIN)/activate' to have it on your PATH"
 	$(BIN)/gridgames serve
 
 system-deps:
 	bash scripts/install-system-deps
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+lint: $(TOOLS)
+	$(BIN)/ruff check src tests bench examples
 
-test: $(STAMP) system-deps lint
+test: $(TOOLS) system-deps lint
 	$(BIN)/python -m pytest -n 2 -q
 
-bench: $(STAMP)
+bench: $(APP)
 	$(BIN)/python bench/run_all.py
 
 clean:

@@ -19,6 +19,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
 from gridgames.games.ishido.ai import best_cell
 from gridgames.games.ishido.game import GRID, Ishido, neighbour_tiles, valid_cells
@@ -54,7 +55,8 @@ def main() -> None:
         for rules in ("seed", "classic"):
             for player in PLAYERS:
                 jobs = [(f"bench-{i}", rules, player) for i in range(deals)]
-                results = list(pool.map(play, jobs, chunksize=25))
+                results = list(progress(pool.map(play, jobs, chunksize=25), len(jobs),
+                                        f"{rules} {player}"))
                 n = len(results)
                 share = sum(r[0] for r in results) / n
                 score = sum(r[1] for r in results) / n

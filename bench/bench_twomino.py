@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import time
 
+from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
 from gridgames.games.twomino.board import LEVELS
 from gridgames.games.twomino.game import hint_bars, shuffled
@@ -43,7 +44,7 @@ def main() -> None:
         for level in LEVELS:
             start = time.process_time()
             bars = free = 0
-            for i in range(count):
+            for i in progress(range(count), count, f"N={n} {level}"):
                 locked = unique_puzzle(n, level, Rng(f"bench-{n}-{level}-{i}")).locked
                 bars += len(locked)
                 free += not locked

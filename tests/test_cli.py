@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -101,3 +102,48 @@ def test_python_dash_m_runs_the_same_cli():
     bad = subprocess.run([sys.executable, "-m", "gridgames", "show", "tictactoe:x"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("name, params", [
+    (name, params) for name, game in GAMES.items() for params in ("", *game.sample_params)])
+def test_show_moves_on_every_id_form(name, params):
+    """Both forms of every game's ID, with a move in its own notation."""
+    from gridgames.session import Session
+
+    session = Session.new(name, params, seed="ids")
+    move = session.game.legal_moves(session.state)[0]
+    for game_id in (session.game_id, session.seed_id):
+        code, out = run("show", game_id, "--moves", move, "--json")
+        assert code == 0, game_id
+        assert json.loads(out)["moves"] == [move]
+
+
+def test_show_moves_on_a_dominosa_id():
+    """Simon Tatham's Dominosa IDs are 2mino games: moves are read in 2mino's notation."""
+    code, out = run("show", "6:35260464532412040323410036565151115165522464026630041233",
+                    "--moves", "a1-b1")
+    assert code == 0
+    assert out.splitlines()[0] == "  a b c d e f g"  # column letters, as the moves name them
+    assert out.splitlines()[1].startswith("1 3|5")  # row numbers; the bar a1-b1 is on
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert re.fullmatch(r"gridgames \d+\.\d+\.\d+\n", capsys.readouterr().out)
+
+
+def test_ai_with_default_options_answers_within_its_cap():
+    """The perfect level on a board the solver cannot prove quickly: it says so, within the
+    cap (the one-time compile aside: the first call is not timed here)."""
+    import time
+
+    run("ai", "trilobite::7/7/7/7/7/7", "--moves", "4444", "--seconds", "1")  # warm up
+    started = time.monotonic()
+    code, out = run("ai", "trilobite:width=10,height=10,line=5:" + "/".join(["10"] * 10),
+                    "--seconds", "3")
+    assert code == 0 and time.monotonic() - started < 6
+    move, words = out.splitlines()
+    assert move in "123456789a"
+    assert words.startswith("perfect: best found in ") and "ran out of its budget" in words

@@ -191,3 +191,23 @@ def test_trilobite_analysis_shows_every_columns_score(page, server_url):
     screenshot(page, "trilobite-analysis")
     page.keyboard.press("y")
     expect(page.locator("[data-score]")).to_have_count(0)
+
+
+def test_api_docs_work_with_the_network_blocked(page, server_url):
+    """/docs serves Swagger UI itself: with every request off this server refused, the
+    page still lists the endpoints."""
+    refused = []
+
+    def only_this_server(route):
+        if route.request.url.startswith(server_url):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_this_server)
+    page.goto(f"{server_url}/docs")
+    move = page.locator(".opblock-summary-path", has_text="/api/sessions/{session_id}/move")
+    expect(move.first).to_be_visible(timeout=15000)
+    assert refused == []  # it did not even try to reach anything else
+    screenshot(page, "api-docs-offline")

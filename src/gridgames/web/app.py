@@ -33,6 +33,8 @@ from gridgames.web.limits import BodyLimit
 from gridgames.web.store import PERSON, MemoryStore, SessionStore, Table, check_seats
 
 STATIC = Path(__file__).parent / "static"
+# Swagger UI (5.x, which reads OpenAPI 3.1) as the fastapi-offline package ships it.
+SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
 MAX_BODY = 64 * 1024
 THINK_SECONDS = 10.0  # the default cap of one piece of machine play asked by a page
 
@@ -91,7 +93,8 @@ def payload(table: Table) -> dict[str, Any]:
 def create_app(store: SessionStore | None = None, games: Games | None = None,
                think_seconds: float = THINK_SECONDS) -> FastAPI:
     games = games if games is not None else default_games()
-    app = FastAPI(title="gridgames", version=__version__,
+    # docs_url off: FastAPI's page loads Swagger UI from a CDN; ours serves it (see /docs).
+    app = FastAPI(title="gridgames", version=__version__, docs_url=None, redoc_url=None,
                   description="Play grid-board games: the server applies moves, pages draw.")
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
     tables: SessionStore = store if store is not None else MemoryStore()
@@ -153,6 +156,13 @@ def create_app(store: SessionStore | None = None, games: Games | None = None,
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        """The API's documentation, working with no internet: Swagger UI comes from the
+        fastapi-offline package and is served here."""
+        return FileResponse(STATIC / "docs.html")
 
     @app.get("/games/{name}/renderer.js", include_in_schema=False)
     def renderer(name: str) -> FileResponse:

@@ -1,0 +1,98 @@
+"""A wheel built from the repository, installed in a clean virtual environment (with its
+dependencies, from the package index), holds everything the app needs: the static files,
+every game's renderer, the level packs, the API docs' assets, py.typed. The installed app
+runs from a directory with no source tree in sight."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w",
+                    str(out), str(ROOT)], check=True, timeout=600)
+    (found,) = out.glob("gridgames-*.whl")
+    return found
+
+
+def test_the_wheel_holds_the_data_files(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in ("gridgames/py.typed", "gridgames/web/static/game.html",
+                   "gridgames/web/static/docs.html", "gridgames/web/static/js/shell.js",
+                   "gridgames/web/static/css/style.css",
+                   "gridgames/games/polar/levels/gridgames.txt",
+                   "gridgames/games/polar/levels/original.txt",
+                   "gridgames/games/polar/levels/README.md"):
+        assert needed in names, needed
+    for game in ("tictactoe", "trilobite", "ishido", "polar", "twomino"):
+        assert f"gridgames/games/{game}/{game}.js" in names
+    assert not [n for n in names if n.startswith(("tests/", "data/", "examples/"))]
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "License-Expression: MIT" in text and "Requires-Dist: fastapi" in text
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert "[gridgames.games]" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """The bin directory of a clean virtual environment with the wheel installed."""
+    venv = tmp_path_factory.mktemp("clean-venv")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                    str(wheel)], check=True, timeout=900)
+    return venv / "bin"
+
+
+def test_the_installed_app_runs(installed, tmp_path):
+    def gridgames(*args):
+        return subprocess.run([str(installed / "gridgames"), *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+
+    assert gridgames("--version").stdout.startswith("gridgames ")
+    listed = gridgames("list")
+    assert listed.returncode == 0 and "pack=gridgames (gridgames|original)" in listed.stdout
+    shown = gridgames("show", "polar:pack=original,level=6#x", "--moves", "R")
+    assert shown.returncode == 0, shown.stderr
+    located = subprocess.run([str(installed / "python"), "-c",
+                              "import gridgames; print(gridgames.__file__)"], cwd=tmp_path,
+                             capture_output=True, text=True, check=True).stdout
+    assert str(ROOT) not in located and "site-packages" in located
+
+    port = free_port()
+    server = subprocess.Popen([str(installed / "gridgames"), "serve", "--port", str(port),
+                               "--no-browser"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/games", timeout=2)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "no server"
+                time.sleep(0.3)
+        for path in ("/", "/play/polar", "/docs", "/docs-assets/swagger-ui-bundle.js",
+                     "/static/js/shell.js", "/api/games/polar/levels",
+                     *(f"/games/{g}/renderer.js" for g in
+                       ("tictactoe", "trilobite", "ishido", "polar", "twomino"))):
+            with urllib.request.urlopen(base + path, timeout=10) as answer:
+                assert answer.status == 200, path
+                assert answer.read(), path
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
