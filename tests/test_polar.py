@@ -3,6 +3,7 @@ codecs, the original levels (the game's `original` pack), dead hearts, the solve
 CLI."""
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -477,3 +478,36 @@ def test_web_level_select_lists_added_levels():
                                                  "params": f"level={len(listed)}"}).json()
     assert created["view"]["name"].startswith("Original level 6")
     assert created["view"]["level"] == len(listed)
+
+
+def test_cli_solve_json_says_what_was_proven():
+    out = io.StringIO()
+    assert main(["polar", "solve", "--pack", "original", "--level", "1", "--objective",
+                 "pushes", "--json", "--seconds", "30"], out) == 0
+    report = json.loads(out.getvalue())
+    assert {"level", "pushes", "moves", "objective", "proven", "seconds"} <= set(report)
+    assert (report["level"], report["pushes"], report["objective"]) == (1, 14, "pushes")
+    assert report["proven"] is True and report["words"] == "proven fewest pushes"
+    assert replays_to_a_win(builtin_pack("original")[0].desc(), list(report["moves"]))
+
+
+def test_cli_solve_never_claims_a_proof_it_did_not_finish():
+    """Fewest moves on original level 2 is beyond a few seconds: the auto search falls back to
+    the width search over pushes, and says only what that proves."""
+    out = io.StringIO()
+    assert main(["polar", "solve", "--pack", "original", "--level", "2", "--json",
+                 "--seconds", "4"], out) == 0
+    report = json.loads(out.getvalue())
+    assert report["objective"] == "moves" and report["proven"] is False
+    assert "proven fewest moves" not in report["words"]
+    assert report["status"] in ("best found", "none within budget")
+
+
+def test_cli_verify_replays_a_solution():
+    solution = builtin_pack()[0].info["solution"]
+    out = io.StringIO()
+    assert main(["polar", "verify", "--level", "1", solution], out) == 0
+    assert out.getvalue().strip() == (f"1 {builtin_pack()[0].name}: solved in 99 moves, "
+                                      "17 pushes")  # the shortest walk pushes 17 times
+    assert main(["polar", "verify", "--level", "1", solution[:-1]], io.StringIO()) == 2
+    assert main(["polar", "verify", "--level", "1", "RX"], io.StringIO()) == 2
