@@ -110,3 +110,39 @@ def test_seed_ids_regenerate_the_same_game():
     a = Session.new("trilobite", "width=5,height=4,line=3", seed="s1")
     b = Session.from_id(a.seed_id)
     assert (a.game_id, a.state) == (b.game_id, b.state)
+
+
+def test_markers_are_never_moves_from_outside():
+    session = Session.from_id("trilobite::7/7/7/7/7/7", ["4"])
+    for marker in ("!restart", "!solve 4 4 4", "!solve"):
+        with pytest.raises(BadInput, match="is not a move"):
+            session.play(marker)
+    assert session.history == ["4"]
+
+
+def test_memory_keeps_checkpoints_not_every_state():
+    """A long Polar walk: the session keeps one state every CHECKPOINT moves, and undo or
+    redo anywhere gives the same state as replaying from the start."""
+    from gridgames.session import CHECKPOINT
+
+    session = Session.new("polar", "level=1", seed="x")
+    walk = ["R", "L"] * 150  # the penguin walks right and back: 300 moves
+    for move in walk:
+        session.play(move)
+    assert len(session._checkpoints) == len(walk) // CHECKPOINT + 1
+    replay = Session.new("polar", "level=1", seed="x")
+    states = [replay.state]
+    for move in walk:
+        replay.play(move)
+        states.append(replay.state)
+    for target in (299, 200, 129, 128, 127, 64, 1, 0):
+        while session.cursor > target:
+            session.undo()
+        assert session.state == states[target]
+    for target in (5, 64, 65, 300):
+        while session.cursor < target:
+            session.redo()
+        assert session.state == states[target]
+    session.undo()
+    session.play("R")  # a new move drops the redo tail and checkpoints beyond the cursor
+    assert max(session._checkpoints) <= session.cursor

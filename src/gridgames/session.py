@@ -1,9 +1,14 @@
 """The session (Simon Tatham's "midend"), one for all games: a history of moves with a cursor.
 
 Undo and redo move the cursor; a new move drops the redo tail. Restart and Solve are recorded
-as moves (`!restart`, and `!solve` followed by the solution's moves) so that they can be
-undone, and every state is reached by replaying moves through `game.apply`: a save file is a
-replay, and loading one checks every move. A bad save or game ID is refused whole.
+as markers (`!restart`, and `!solve` followed by the solution's moves) so that they can be
+undone; a marker is never accepted as a move from outside (`play` takes game moves only).
+Every state is reached by replaying moves through `game.apply`: a save file is a replay, and
+loading one checks every move. A bad save or game ID is refused whole.
+
+Memory does not grow with the number of states: the session keeps its moves, the current
+state and a checkpoint state every CHECKPOINT moves; an earlier state is replayed from the
+nearest checkpoint before it.
 
 Game IDs are shareable strings: `game:params:desc` (an exact start position) or
 `game:params#seed` (generate the start from a seed): core/ids.py. Games are looked up in the
@@ -29,6 +34,7 @@ SOLVE = "!solve"
 SAVE_FORMAT = "gridgames-save"
 SAVE_VERSION = 1
 MAX_HISTORY = 20_000
+CHECKPOINT = 64  # a state is kept every this many moves
 Games = Mapping[str, Game]
 
 
@@ -39,8 +45,9 @@ class Session:
         self.desc = desc
         self.seed = seed
         self.initial = game.new_state(params, desc)
-        self._moves: list[str] = []  # _moves[i] leads from _states[i] to _states[i + 1]
-        self._states: list[Any] = [self.initial]
+        self._moves: list[str] = []  # _moves[i] leads from state i to state i + 1
+        self._checkpoints: dict[int, Any] = {0: self.initial}  # state i, i % CHECKPOINT == 0
+        self._state = self.initial  # state `cursor`
         self.cursor = 0
 
     # --- making sessions ---
@@ -69,7 +76,7 @@ class Session:
 
     @property
     def state(self) -> Any:
-        return self._states[self.cursor]
+        return self._state
 
     @property
     def moves(self) -> list[str]:
@@ -105,27 +112,48 @@ class Session:
     # --- changing ---
 
     def play(self, move: str) -> Any:
-        """Apply a game move (or a recorded `!restart` / `!solve ...`) at the cursor."""
-        self._record(move, self._after(self.state, move))
-        return self.state
+        """Apply a move of the game at the cursor (markers are refused: they are the
+        session's own, see `restart` and `solve`)."""
+        if not isinstance(move, str) or move.startswith("!"):
+            raise IllegalMove(f"{str(move)[:40]!r} is not a move")
+        return self._record(move)
 
     def undo(self) -> Any:
         if not self.can_undo:
             raise BadInput("nothing to undo")
-        self.cursor -= 1
+        self._go_to(self.cursor - 1)
         return self.state
 
     def redo(self) -> Any:
         if not self.can_redo:
             raise BadInput("nothing to redo")
-        self.cursor += 1
+        self._go_to(self.cursor + 1)
         return self.state
 
+    def _go_to(self, index: int) -> None:
+        """Move the cursor, replaying from the nearest checkpoint at or before `index` (or
+        from the current state, when that is nearer)."""
+        start = index - index % CHECKPOINT
+        while start not in self._checkpoints:
+            start -= CHECKPOINT
+        if start <= self.cursor <= index:
+            start, state = self.cursor, self._state
+        else:
+            state = self._checkpoints[start]
+        for at in range(start, index):
+            state = self._after(state, self._moves[at])
+            self._keep(at + 1, state)
+        self.cursor, self._state = index, state
+
+    def _keep(self, index: int, state: Any) -> None:
+        if index % CHECKPOINT == 0:
+            self._checkpoints[index] = state
+
     def restart(self) -> Any:
-        """Back to the start position, recorded as a move so that it can be undone."""
+        """Back to the start position, recorded as a marker so that it can be undone."""
         if self.state == self.initial:
             raise BadInput("already at the start")
-        return self.play(RESTART)
+        return self._record(RESTART)
 
     def solve(self, budget: Budget) -> Result[list[str]]:
         """Play the game's solution from here, as one move that can be undone; the solver's
@@ -138,7 +166,7 @@ class Session:
                            "no solution from this position: undo or restart" if found.proven
                            else f"no solution found within {found.seconds:.1f} s")
         if found.value:
-            self.play(" ".join([SOLVE, *found.value]))
+            self._record(" ".join([SOLVE, *found.value]))
         return found
 
     def _after(self, state: Any, move: str) -> Any:
@@ -152,18 +180,26 @@ class Session:
             return state
         return self.game.apply(state, move)
 
-    def _record(self, move: str, state: Any) -> None:
+    def _record(self, move: str) -> Any:
+        """Apply a move or a marker at the cursor and record it (the redo tail goes)."""
         if self.cursor >= MAX_HISTORY:
             raise BadInput(f"a game keeps at most {MAX_HISTORY} moves")
+        state = self._after(self._state, move)
         del self._moves[self.cursor:]
-        del self._states[self.cursor + 1:]
+        for index in [i for i in self._checkpoints if i > self.cursor]:
+            del self._checkpoints[index]
         self._moves.append(move)
-        self._states.append(state)
         self.cursor += 1
+        self._state = state
+        self._keep(self.cursor, state)
+        return state
 
     def _replay_one(self, move: Any, number: int) -> None:
+        """A recorded move of a save or a stored game: markers included."""
         try:
-            self.play(move)
+            if not isinstance(move, str):
+                raise IllegalMove("a move is a string")
+            self._record(move)
         except BadInput as err:
             raise BadInput(f"move {number} ({str(move)[:40]!r}): {err}") from err
 
@@ -221,5 +257,5 @@ class Session:
             raise BadInput(f"save file: {err}") from err
         for number, move in enumerate(moves, 1):
             session._replay_one(move, number)
-        session.cursor = cursor
+        session._go_to(cursor)
         return session
