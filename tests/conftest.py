@@ -28,14 +28,30 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def pytest_configure(config):
+    """No test writes to the user's own games database: unless a test names one, games go to
+    a file of this run."""
+    import tempfile
+
+    os.environ.setdefault("GRIDGAMES_DB", str(Path(tempfile.mkdtemp(prefix="gridgames-db-"))
+                                              / "games.db"))
+
+
+def make_app(path: Path, **settings):
+    """The app over a real SQLite file at path."""
+    from gridgames.web.app import create_app
+    from gridgames.web.config import ServerConfig
+
+    return create_app(ServerConfig(db=str(path), access_log=False, **settings))
+
+
 @pytest.fixture(scope="session")
-def server_url():
+def server_url(tmp_path_factory):
     import uvicorn
 
-    from gridgames.web.app import create_app
-
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+    app = make_app(tmp_path_factory.mktemp("server") / "games.db")
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -82,3 +98,76 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+# --- a real PostgreSQL server for the tests that need one ---
+
+IN_CI = bool(os.environ.get("CI") or os.environ.get("GRIDGAMES_REQUIRE_BROWSER"))
+
+
+def _pg_bin() -> Path | None:
+    """The directory of PostgreSQL's server programs (Debian's layout, or the PATH)."""
+    import glob
+    import shutil
+
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("initdb")
+    return Path(on_path).parent if on_path else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A throwaway PostgreSQL cluster on a Unix socket, for this test run (one per test
+    worker). Skips with the reason outside CI when PostgreSQL is not installed."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    bindir = _pg_bin()
+    if bindir is None:
+        message = "PostgreSQL is not installed (run scripts/install-system-deps)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    home = Path(tempfile.mkdtemp(prefix="gg-pg-", dir="/tmp"))
+    as_postgres: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        shutil.chown(home, "postgres", "postgres")
+        as_postgres = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+    data = home / "data"
+
+    def run(*args: str) -> None:
+        subprocess.run([*as_postgres, *args], check=True, capture_output=True, timeout=120)
+
+    run(str(bindir / "initdb"), "-D", str(data), "-U", "gridgames", "-A", "trust",
+        "--no-sync", "-E", "UTF8")
+    run(str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(home / "log"), "-o",
+        f"-k {home} -p {port} -c listen_addresses='' -c fsync=off -c max_connections=200",
+        "start")
+    try:
+        yield {"host": str(home), "port": port}
+    finally:
+        subprocess.run([*as_postgres, str(bindir / "pg_ctl"), "-D", str(data), "-m",
+                        "immediate", "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    """A fresh, empty database on the test run's PostgreSQL server."""
+    import secrets
+
+    import psycopg
+
+    name = "t_" + secrets.token_hex(6)
+    where = f"host={postgres_server['host']} port={postgres_server['port']} user=gridgames"
+    with psycopg.connect(f"{where} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield (f"postgresql://gridgames@/{name}?host={postgres_server['host']}"
+           f"&port={postgres_server['port']}")
+    with psycopg.connect(f"{where} dbname=postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

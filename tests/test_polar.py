@@ -464,13 +464,14 @@ def test_level_files_are_checked_before_they_are_read(path, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_web_level_select_lists_added_levels():
+def test_web_level_select_lists_added_levels(tmp_path):
     from fastapi.testclient import TestClient
 
     from gridgames.web.app import create_app
+    from gridgames.web.config import ServerConfig
 
     games, _ = default_games().with_level_files([str(ORIGINAL)])
-    client = TestClient(create_app(games=games))
+    client = TestClient(create_app(ServerConfig(db=str(tmp_path / "g.db")), games=games))
     packs = {p["name"]: p["levels"] for p in client.get("/api/games/polar/levels").json()}
     listed = packs["gridgames"]
     assert listed[-1]["name"].startswith("Original level 6")

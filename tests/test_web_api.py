@@ -7,14 +7,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gridgames.registry import default_games
-from gridgames.web.app import MAX_BODY, create_app
+from gridgames.web.app import MAX_BODY
+from tests.conftest import make_app
 
 GAMES = default_games()
 
 
 @pytest.fixture
-def client():
-    return TestClient(create_app(), raise_server_exceptions=True)
+def client(tmp_path):
+    return TestClient(make_app(tmp_path / "games.db"), raise_server_exceptions=True)
 
 
 def new(client, **body):
@@ -227,3 +228,24 @@ def test_puzzle_endpoints(client):
 def test_dominosa_id_opens_a_2mino_game(client):
     game = new(client, id="3:30320112002132213310")
     assert game["game"] == "twomino" and game["view"]["n"] == 4
+
+
+def test_saves_up_to_a_megabyte_load(client):
+    """A long Polar walk saved (about 120 KB, over the 64 KiB of other bodies) loads; a body
+    over 1 MB is refused before it is read."""
+    from gridgames.session import Session
+
+    session = Session.new("polar", "level=1", seed="x")
+    for move in ["R", "L"] * 10_000:
+        session.play(move)
+    save = session.save()
+    assert 64 * 1024 < len(save) < 1024 * 1024
+    loaded = client.post("/api/sessions/load", content=save,
+                         headers={"content-type": "application/json"})
+    assert loaded.status_code == 201 and loaded.json()["cursor"] == 20_000
+    huge = client.post("/api/sessions/load", content=b"[" + b" " * (1024 * 1024) + b"]",
+                       headers={"content-type": "application/json"})
+    assert huge.status_code == 413
+    other = client.post("/api/sessions", content=b"{" + b" " * (64 * 1024) + b"}",
+                        headers={"content-type": "application/json"})
+    assert other.status_code == 413

@@ -249,7 +249,33 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
     games, said = args.registry.with_level_files(args.levels or [])
     for line in said:
         print(line, file=out)
-    serve(args.host, args.port, games, open_browser=not args.no_browser, out=out)
+    serve(args, games, out=out)
+
+
+def cmd_db_backup(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.store import open_store
+    from gridgames.store.sqlite import SQLiteStore
+
+    store = open_store(args.db)
+    try:
+        if not isinstance(store, SQLiteStore):
+            raise BadInput("backup copies an SQLite database; for PostgreSQL use pg_dump")
+        store.backup(args.path)
+        print(f"backed up {store.count()} games from {store.where} to {args.path}", file=out)
+    finally:
+        store.close()
+
+
+def cmd_db_restore(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.store import default_db
+    from gridgames.store.sqlite import restore
+
+    target = args.db or default_db()
+    if target.startswith(("postgresql://", "postgres://")):
+        raise BadInput("restore puts back an SQLite backup; for PostgreSQL use pg_restore")
+    games = restore(args.path, target.removeprefix("sqlite:///"))
+    print(f"restored {games} games from {args.path} into {target} (start the server again)",
+          file=out)
 
 
 # --- wiring ---
@@ -303,6 +329,20 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="start the web app")
     add_serve_options(p)
     p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("db", help="the games database: backup and restore (SQLite)")
+    db = p.add_subparsers(dest="db_command", metavar="COMMAND", required=True,
+                          parser_class=_Parser)
+    for name, run, what in (("backup", cmd_db_backup, "copy the database, while it is in use, "
+                             "to PATH"),
+                            ("restore", cmd_db_restore, "replace the database with the backup "
+                             "at PATH (stop the server first)")):
+        p = db.add_parser(name, help=what)
+        p.add_argument("path", metavar="PATH")
+        p.add_argument("--db", default=None, metavar="URL",
+                       help="the database (default: env GRIDGAMES_DB, else the user's data "
+                       "directory)")
+        p.set_defaults(run=run)
 
     for game in games.values():  # game-specific commands: gridgames ishido autoplay ...
         if game.commands:

@@ -1,57 +1,120 @@
-"""`gridgames serve`: run the app with uvicorn, print the URL, open a browser if there is one."""
+"""`gridgames serve`: run the app with uvicorn, on one process (SQLite or PostgreSQL) or
+several (`--workers N`, PostgreSQL only), and say where it listens and where its games are."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import logging
 import os
+import signal
 import socket
 import sys
 import threading
 import webbrowser
-from typing import TextIO
+from dataclasses import asdict
+from typing import Any, TextIO
 
 from gridgames.core.errors import BadInput
-from gridgames.registry import Games
+from gridgames.registry import Games, default_games
+from gridgames.store import default_db, open_store
+from gridgames.web.config import ServerConfig
+
+CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configuration
+
+
+def add_serve_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default=os.environ.get("GRIDGAMES_HOST", "127.0.0.1"),
+                   help="address to bind (default 127.0.0.1, env GRIDGAMES_HOST)")
+    p.add_argument("--port", type=int, default=_env_int("GRIDGAMES_PORT", 8000),
+                   help="port (default 8000, env GRIDGAMES_PORT)")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="where games are kept: a file path, sqlite:///PATH or "
+                   "postgresql://... (default: env GRIDGAMES_DB, else games.db in the user's "
+                   "data directory)")
+    p.add_argument("--workers", type=int, default=_env_int("GRIDGAMES_WORKERS", 1),
+                   help="server processes (default 1, env GRIDGAMES_WORKERS); above 1 needs "
+                   "PostgreSQL")
+    p.add_argument("--keep-days", type=float, default=30.0,
+                   help="remove games nobody has played for this many days (default 30)")
+    p.add_argument("--think-seconds", type=float, default=10.0,
+                   help="cap on one AI move, hint, solution or analysis (default 10)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--levels", metavar="PATH", action="append",
+                   help="a Polar level file to add to the level select (repeatable)")
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, str(default))
+    if not raw.isdigit():
+        raise BadInput(f"{name} must be a whole number, not {raw!r}")
+    return int(raw)
+
+
+def config_of(args: argparse.Namespace) -> ServerConfig:
+    if not 0 < args.port < 65536:
+        raise BadInput(f"port must be from 1 to 65535, not {args.port}")
+    if not 1 <= args.workers <= 64:
+        raise BadInput("--workers must be from 1 to 64")
+    if not 0 < args.keep_days <= 36500:
+        raise BadInput("--keep-days must be above 0")
+    if not 0 < args.think_seconds <= 3600:
+        raise BadInput("--think-seconds must be above 0 and at most 3600")
+    db = args.db or default_db()
+    if args.workers > 1 and not db.startswith(("postgresql://", "postgres://")):
+        raise BadInput("--workers above 1 needs PostgreSQL (--db postgresql://...): an "
+                       "SQLite database is served by one process")
+    return ServerConfig(db=db, think_seconds=args.think_seconds, keep_days=args.keep_days,
+                        levels=tuple(args.levels or ()))
+
+
+def app_from_env() -> Any:
+    """The app of a worker process (uvicorn's factory): the configuration comes from the
+    parent through the environment."""
+    from gridgames.web.app import create_app
+
+    settings = json.loads(os.environ[CONFIG_ENV])
+    config = ServerConfig(**{**settings, "levels": tuple(settings["levels"])})
+    games, _ = default_games().with_level_files(config.levels)
+    return create_app(config, games)
+
+
+def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> None:
+    import uvicorn
+
+    from gridgames.web.app import create_app
+
+    out = out or sys.stdout
+    config = config_of(args)
+    _check_free(args.host, args.port)
+    store = open_store(config.db)  # a database that cannot be opened stops us here
+    where = store.where
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    url = f"http://{shown}:{args.port}/"
+    workers = f" with {args.workers} processes" if args.workers > 1 else ""
+    print(f"gridgames: serving on {url}{workers}, listening on {args.host}:{args.port}; "
+          f"games kept in {where} (Ctrl+C to stop)", file=out, flush=True)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if not args.no_browser and _has_display():
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    common = {"host": args.host, "port": args.port, "log_level": "warning",
+              "access_log": False, "timeout_graceful_shutdown": 20}
+    # uvicorn drains the requests in flight on SIGTERM, then raises the signal again for the
+    # handler that was there before: this one makes that a clean exit.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if args.workers == 1:
+        uvicorn.run(create_app(config, games, store), **common)
+        return
+    store.close()  # each worker opens its own
+    os.environ[CONFIG_ENV] = json.dumps({**asdict(config), "levels": list(config.levels)})
+    uvicorn.run("gridgames.web.serve:app_from_env", factory=True, workers=args.workers,
+                **common)
 
 
 def _has_display() -> bool:
     if sys.platform in ("darwin", "win32"):
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def add_serve_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default=os.environ.get("GRIDGAMES_HOST", "127.0.0.1"),
-                   help="address to bind (default 127.0.0.1, env GRIDGAMES_HOST)")
-    p.add_argument("--port", type=int, default=_env_port(),
-                   help="port (default 8000, env GRIDGAMES_PORT)")
-    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--levels", metavar="PATH", action="append",
-                   help="a Polar level file to add to the level select (repeatable)")
-
-
-def _env_port() -> int:
-    raw = os.environ.get("GRIDGAMES_PORT", "8000")
-    if not raw.isdigit() or not 0 < int(raw) < 65536:
-        raise BadInput(f"GRIDGAMES_PORT must be a port number, not {raw!r}")
-    return int(raw)
-
-
-def serve(host: str, port: int, games: Games, open_browser: bool = True,
-          out: TextIO | None = None) -> None:
-    import uvicorn
-
-    from gridgames.web.app import create_app
-
-    if not 0 < port < 65536:
-        raise BadInput(f"port must be from 1 to 65535, not {port}")
-    _check_free(host, port)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    print(f"gridgames: serving on {url}  (Ctrl+C to stop)", file=out or sys.stdout, flush=True)
-    if open_browser and _has_display():
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(games=games), host=host, port=port, log_level="warning")
 
 
 def _check_free(host: str, port: int) -> None:

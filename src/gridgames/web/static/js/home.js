@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
+import { ago, forgetGame, unfinishedGames } from "./unfinished.js";
 
 const STEP_MS = 900;
 
@@ -19,6 +20,7 @@ async function start() {
     list.textContent = `Cannot load the games: ${error.message}`;
     return;
   }
+  showUnfinished();
   for (const card of cards) {
     const item = document.createElement("li");
     item.className = "card";
@@ -48,6 +50,42 @@ async function animatePreview(container, name) {
   };
   draw();
   setInterval(draw, STEP_MS);
+}
+
+// This browser's unfinished games, each checked against the server.
+async function showUnfinished() {
+  const list = document.getElementById("unfinished");
+  const games = unfinishedGames();
+  document.getElementById("continue").hidden = games.length === 0;
+  for (const entry of games) {
+    const item = document.createElement("li");
+    item.className = "card";
+    item.dataset.session = entry.session;
+    item.innerHTML = `<a class="preview"></a><h2></h2><p class="when"></p><a class="play-link">Continue</a>`;
+    item.querySelector("h2").textContent = entry.title;
+    list.appendChild(item);
+    let payload;
+    try {
+      payload = await api("GET", `/api/sessions/${encodeURIComponent(entry.session)}`);
+    } catch (error) {
+      if (error.status === 404) {
+        item.classList.add("gone");
+        item.querySelector(".when").textContent = "This game has gone: games nobody plays for a while are removed from the server.";
+        item.querySelector(".play-link").remove();
+        item.querySelector(".preview").remove();
+        forgetGame(entry.session);
+      } else {
+        item.querySelector(".when").textContent = `Cannot check this game now (${error.message}).`;
+      }
+      continue;
+    }
+    const href = `/play/${payload.game}?session=${encodeURIComponent(payload.session)}`;
+    for (const link of item.querySelectorAll("a")) link.href = href;
+    item.querySelector(".preview").setAttribute("aria-label", `Continue ${entry.title}`);
+    const moves = payload.moves.length;
+    item.querySelector(".when").textContent = `${payload.status.message} · ${moves} move${moves === 1 ? "" : "s"} · played ${ago(payload.updated_at * 1000)}`;
+    loadRenderer(payload.game).then((r) => r.drawPreview(item.querySelector(".preview"), payload.view)).catch(() => {});
+  }
 }
 
 start();

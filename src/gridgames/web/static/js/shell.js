@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
+import { forgetGame, noteGame } from "./unfinished.js";
 
 const $ = (id) => document.getElementById(id);
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -61,6 +62,20 @@ async function start() {
   document.title = `${card.title} · gridgames`;
   wireControls();
   const query = new URLSearchParams(location.search);
+  if (query.get("session")) {  // the game this page was showing: on the server, if it still is
+    try {
+      show(await api("GET", `/api/sessions/${encodeURIComponent(query.get("session"))}`), {});
+      return;
+    } catch (error) {
+      if (error.status !== 404) {
+        showNotice(`Cannot load this game: ${error.message}`);
+        return;
+      }
+      forgetGame(query.get("session"));
+      showNotice(query.get("id") ? "This game is no longer kept on the server (games nobody plays for a while are removed): here it is again from its moves."
+        : "This game is no longer kept on the server (games nobody plays for a while are removed). Here is a new game.", "info");
+    }
+  }
   if (query.get("id")) {
     try {
       await openSession({ id: query.get("id"), moves: splitMoves(query.get("moves")), seats: parseSeats(query.get("seats")) });
@@ -69,7 +84,8 @@ async function start() {
       showNotice(`This link could not be opened (${error.message}). Here is a new game instead.`);
     }
   }
-  await openSession({ game: gameName, params: saved("params") || "", seats: saved("seats") || defaultSeats() });
+  await openSession({ game: gameName, params: saved("params") || "",
+    seats: parseSeats(query.get("seats")) || saved("seats") || defaultSeats() });
 }
 
 // Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
@@ -143,6 +159,7 @@ function show(payload, { animate = false } = {}) {
   $("gameover-text").textContent = status.message;
   updateButtons();
   updateUrl();
+  noteGame(payload);
   board.setEnabled(!thinking && seatToMove() === PERSON);
   scheduleAi();
 }
@@ -184,7 +201,7 @@ function updateButtons() {
 }
 
 function updateUrl() {
-  const query = new URLSearchParams({ id: current.id });
+  const query = new URLSearchParams({ session: current.session, id: current.id });
   if (current.moves.length) query.set("moves", current.moves.join(" "));
   if (current.seats.some((s) => s !== PERSON)) query.set("seats", current.seats.join(","));
   history.replaceState(null, "", `${location.pathname}?${query}`);

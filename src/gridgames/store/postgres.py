@@ -1,0 +1,53 @@
+"""PostgreSQL: several server processes, on one machine or many, over one database, through
+psycopg 3 and its connection pool. Every transaction runs on a pooled connection; the rows'
+versions keep concurrent writers from losing each other's changes (sql.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from gridgames.core.errors import BadInput
+from gridgames.store.sql import Cursor, SqlStore
+
+POOL_SIZE = 8
+
+
+class PostgresStore(SqlStore):
+    placeholder = "%s"
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self.url = url
+        try:
+            self._pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=True,
+                                        timeout=10, kwargs={"connect_timeout": 5})
+            self._pool.wait(timeout=10)
+            self.migrate()
+        except (psycopg.Error, OSError, Exception) as err:
+            if hasattr(self, "_pool"):
+                self._pool.close()
+            reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise BadInput(f"cannot reach the PostgreSQL database {self.where}: {reason}") \
+                from None
+
+    @property
+    def where(self) -> str:
+        return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", self.url)  # no password
+
+    @contextmanager
+    def transaction(self) -> Iterator[Cursor]:
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            yield cur
+
+    def migrate(self) -> None:
+        """Several processes may start at once: the first to take the lock migrates."""
+        with self.transaction() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(7240511)")
+            super().migrate()
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,32 @@
+"""A stored game, and the errors of the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridgames.core.errors import BadInput, UnknownName
+
+
+class NotFound(UnknownName):
+    """No game with that ID (HTTP 404)."""
+
+
+class Conflict(BadInput):
+    """The game changed since it was read (another process wrote it first): HTTP 409."""
+
+
+@dataclass
+class GameRecord:
+    id: str
+    game: str
+    params: str
+    desc: str
+    seed: str | None
+    moves: list[str]  # every recorded move, the redo tail included
+    cursor: int
+    seats: list[str]
+    extra: dict[str, Any] = field(default_factory=dict)  # online seats and the like
+    version: int = 0  # bumped by every change: a change is written only over its own
+    created_at: float = 0.0
+    updated_at: float = 0.0

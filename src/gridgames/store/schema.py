@@ -1,0 +1,29 @@
+"""The schema, created and upgraded by the program: each version is a list of statements
+that upgrades the one before. `schema_version` holds the version a database is at."""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # version 1
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            params TEXT NOT NULL,
+            start_desc TEXT NOT NULL,
+            seed TEXT,
+            cursor INTEGER NOT NULL,
+            move_count INTEGER NOT NULL,
+            seats TEXT NOT NULL,
+            extra TEXT NOT NULL,
+            version BIGINT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX games_by_update ON games (updated_at)",
+        """CREATE TABLE moves (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            ply INTEGER NOT NULL,
+            move TEXT NOT NULL,
+            PRIMARY KEY (game_id, ply))""",
+    ),
+)
+LATEST = len(MIGRATIONS)

@@ -1,0 +1,160 @@
+"""The store's SQL, written once for SQLite and PostgreSQL (the backends differ only in how
+they connect, open a transaction and mark parameters).
+
+A game is a row of `games` and its moves are rows of `moves` (one per ply), so a move writes
+one row and deletes the redo tail, whatever the length of the game. Every change is written
+only over the version it was computed from: `UPDATE ... WHERE version = ?` touches no row
+when another process wrote first, and the caller reads the game again (Conflict).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+from gridgames.store.records import Conflict, GameRecord, NotFound
+from gridgames.store.schema import LATEST, MIGRATIONS
+
+Cursor = Any  # a DB-API cursor
+
+
+class SqlStore(ABC):
+    placeholder = "?"
+    url: str
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Cursor]:
+        """A cursor inside one transaction: committed when the block ends, rolled back when
+        it raises."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @property
+    def where(self) -> str:
+        """Where the games are kept, for the server's start line (no password)."""
+        return self.url
+
+    def _sql(self, text: str) -> str:
+        return text if self.placeholder == "?" else text.replace("?", self.placeholder)
+
+    def _run(self, cur: Cursor, text: str, args: tuple = ()) -> Cursor:
+        cur.execute(self._sql(text), args)
+        return cur
+
+    # --- schema ---
+
+    def migrate(self) -> None:
+        """Create the schema, or bring it up to date (each step in its own transaction)."""
+        with self.transaction() as cur:
+            self._run(cur, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER "
+                      "NOT NULL)")
+            row = self._run(cur, "SELECT version FROM schema_version").fetchone()
+            if row is None:
+                self._run(cur, "INSERT INTO schema_version VALUES (0)")
+        while (at := self.schema_version()) < LATEST:
+            with self.transaction() as cur:
+                for statement in MIGRATIONS[at]:
+                    self._run(cur, statement)
+                self._run(cur, "UPDATE schema_version SET version = ?", (at + 1,))
+        if self.schema_version() > LATEST:
+            raise RuntimeError(f"the database's schema is version {self.schema_version()}, "
+                               f"newer than this program's {LATEST}: upgrade gridgames")
+
+    def schema_version(self) -> int:
+        with self.transaction() as cur:
+            return int(self._run(cur, "SELECT version FROM schema_version").fetchone()[0])
+
+    # --- games ---
+
+    def create(self, record: GameRecord) -> GameRecord:
+        now = time.time()
+        record.version, record.created_at, record.updated_at = 1, now, now
+        with self.transaction() as cur:
+            self._run(cur, "INSERT INTO games (id, game, params, start_desc, seed, cursor, "
+                      "move_count, seats, extra, version, created_at, updated_at) VALUES "
+                      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      (record.id, record.game, record.params, record.desc, record.seed,
+                       record.cursor, len(record.moves), json.dumps(record.seats),
+                       json.dumps(record.extra), record.version, now, now))
+            self._insert_moves(cur, record.id, record.moves, 0)
+        return record
+
+    def load(self, game_id: str) -> GameRecord:
+        with self.transaction() as cur:
+            row = self._run(cur, "SELECT game, params, start_desc, seed, cursor, seats, "
+                            "extra, version, created_at, updated_at FROM games WHERE id = ?",
+                            (game_id,)).fetchone()
+            if row is None:
+                raise _missing(game_id)
+            moves = [m for (m,) in self._run(cur, "SELECT move FROM moves WHERE game_id = ? "
+                                             "ORDER BY ply", (game_id,)).fetchall()]
+        game, params, desc, seed, cursor, seats, extra, version, created, updated = row
+        return GameRecord(game_id, game, params, desc, seed, moves, cursor, json.loads(seats),
+                          json.loads(extra), version, created, updated)
+
+    def version(self, game_id: str) -> int:
+        with self.transaction() as cur:
+            row = self._run(cur, "SELECT version FROM games WHERE id = ?",
+                            (game_id,)).fetchone()
+        if row is None:
+            raise _missing(game_id)
+        return int(row[0])
+
+    def update(self, record: GameRecord, first_changed: int) -> int:
+        """Write record over the version it was read at; the moves from ply first_changed on
+        are replaced. Returns the new version; Conflict when another write came first."""
+        now = time.time()
+        with self.transaction() as cur:
+            written = self._run(cur, "UPDATE games SET cursor = ?, move_count = ?, seats = ?, "
+                                "extra = ?, version = version + 1, updated_at = ? "
+                                "WHERE id = ? AND version = ?",
+                                (record.cursor, len(record.moves), json.dumps(record.seats),
+                                 json.dumps(record.extra), now, record.id,
+                                 record.version)).rowcount
+            if written != 1:
+                if self._run(cur, "SELECT version FROM games WHERE id = ?",
+                             (record.id,)).fetchone() is None:
+                    raise _missing(record.id)
+                raise Conflict("the game was changed meanwhile by another request: it has "
+                               "been read again, try once more")
+            self._run(cur, "DELETE FROM moves WHERE game_id = ? AND ply >= ?",
+                      (record.id, first_changed))
+            self._insert_moves(cur, record.id, record.moves[first_changed:], first_changed)
+        record.version += 1
+        record.updated_at = now
+        return record.version
+
+    def _insert_moves(self, cur: Cursor, game_id: str, moves: list[str], first: int) -> None:
+        if moves:
+            cur.executemany(self._sql("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)"),
+                            [(game_id, ply, move) for ply, move in enumerate(moves, first)])
+
+    def delete_idle(self, idle_seconds: float) -> int:
+        """Remove games nobody has changed for idle_seconds; how many went."""
+        with self.transaction() as cur:
+            return self._run(cur, "DELETE FROM games WHERE updated_at < ?",
+                             (time.time() - idle_seconds,)).rowcount
+
+    def count(self) -> int:
+        with self.transaction() as cur:
+            return int(self._run(cur, "SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def ping(self) -> None:
+        """Raises when the database cannot be reached."""
+        with self.transaction() as cur:
+            self._run(cur, "SELECT 1").fetchone()
+
+    def ids(self) -> Iterator[str]:
+        with self.transaction() as cur:
+            rows = self._run(cur, "SELECT id FROM games ORDER BY updated_at").fetchall()
+        return (game_id for (game_id,) in rows)
+
+
+def _missing(game_id: str) -> NotFound:
+    return NotFound(f"no game {game_id[:40]!r} on this server (games nobody plays for a while "
+                    "are removed)")

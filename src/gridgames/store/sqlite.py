@@ -1,0 +1,88 @@
+"""SQLite: one file, one server process. WAL journal with synchronous=FULL: a commit is on
+disk before the answer goes out, and readers do not wait for the writer."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from gridgames.core.errors import BadInput
+from gridgames.store.schema import LATEST
+from gridgames.store.sql import Cursor, SqlStore
+
+
+class SQLiteStore(SqlStore):
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).expanduser()
+        self.url = str(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # One connection shared by the server's threads, used under a lock: SQLite
+            # writes one at a time anyway.
+            self._db = sqlite3.connect(self.path, isolation_level=None,
+                                       check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._lock = threading.Lock()
+            self.migrate()
+        except (sqlite3.Error, OSError) as err:
+            raise BadInput(f"cannot open the SQLite database {self.path}: {err}") from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[Cursor]:
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            else:
+                cur.execute("COMMIT")
+            finally:
+                cur.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def backup(self, target: str | Path) -> None:
+        """A consistent copy of the database, taken while it is in use."""
+        copy = sqlite3.connect(target)
+        try:
+            with self._lock:
+                self._db.backup(copy)
+        finally:
+            copy.close()
+
+
+def restore(backup: str | Path, target: str | Path) -> int:
+    """Put a backup in place of the database at target (the server must be stopped); how
+    many games it holds. The backup is checked before anything is replaced."""
+    backup, target = Path(backup), Path(target).expanduser()
+    if not backup.is_file():
+        raise BadInput(f"{backup}: no such backup file")
+    try:  # read-only: a bad file is refused and left as it was
+        check = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+        try:
+            version = check.execute("SELECT version FROM schema_version").fetchone()[0]
+            games = check.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        finally:
+            check.close()
+    except (sqlite3.Error, TypeError) as err:
+        raise BadInput(f"{backup} is not a gridgames database: {err}") from None
+    if version > LATEST:
+        raise BadInput(f"{backup} comes from a newer gridgames (schema {version})")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in (Path(f"{target}-wal"), Path(f"{target}-shm")):
+        leftover.unlink(missing_ok=True)
+    partial = target.with_name(target.name + ".restoring")
+    shutil.copyfile(backup, partial)
+    partial.replace(target)
+    return games

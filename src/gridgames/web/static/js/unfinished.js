@@ -1,0 +1,42 @@
+// This browser's unfinished games, newest first, kept in localStorage: the game page adds
+// and updates an entry with every position it shows, and drops it when the game ends; the
+// home page lists them, checked against the server (a game may have gone).
+const KEY = "gridgames-unfinished";
+const LIMIT = 12;
+
+export function unfinishedGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEY));
+    return Array.isArray(list) ? list.filter((g) => g && typeof g.session === "string") : [];
+  } catch { return []; }
+}
+
+function store(list) {
+  try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, LIMIT))); } catch { /* full or off */ }
+}
+
+// Called with every payload the game page shows.
+export function noteGame(payload) {
+  const others = unfinishedGames().filter((g) => g.session !== payload.session);
+  if (payload.status.over || payload.moves.length === 0) {
+    store(others);
+    return;
+  }
+  store([{ session: payload.session, game: payload.game, title: payload.title,
+           at: Date.now() }, ...others]);
+}
+
+export function forgetGame(session) {
+  store(unfinishedGames().filter((g) => g.session !== session));
+}
+
+// "5 minutes ago", from a time in ms.
+export function ago(at) {
+  const seconds = Math.max(0, (Date.now() - at) / 1000);
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [name, size] of units) {
+    const n = Math.floor(seconds / size);
+    if (n >= 1) return `${n} ${name}${n === 1 ? "" : "s"} ago`;
+  }
+  return "just now";
+}

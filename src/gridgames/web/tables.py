@@ -1,0 +1,184 @@
+"""The games a server holds: each a `Table` (the session, who sits in each seat, the version
+it was stored at), kept in the database (store/) and cached in memory with a bound.
+
+The database is the truth. `get` checks the stored version (one indexed read) and reloads a
+game another process changed; `change` runs an action on a game under its lock and writes the
+result over the version it was computed from, committed before the caller answers. When
+another process wrote first, the game is read again and the action run again.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from gridgames.core.errors import BadInput
+from gridgames.core.game import Game
+from gridgames.core.ids import find_game
+from gridgames.session import Session
+from gridgames.store import Conflict, GameRecord, NotFound, SqlStore
+
+PERSON = "person"
+ID_BYTES = 16  # 128 bits: a game's ID cannot be guessed
+_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+RETRIES = 3
+T = TypeVar("T")
+
+
+def check_seats(game: Game, seats: Any) -> list[str]:
+    """Seats are a list with one entry per player: "person" or an AI level of the game."""
+    if seats is None:
+        return [PERSON] * game.players
+    if not isinstance(seats, list) or len(seats) != game.players or \
+            not all(isinstance(s, str) for s in seats):
+        raise BadInput(f"seats must be a list of {game.players} entries")
+    for seat in seats:
+        if seat != PERSON:
+            if game.ai is None:
+                raise BadInput(f"{game.title} has no AI player")
+            game.ai.check_level(seat)
+    return list(seats)
+
+
+class Table:
+    def __init__(self, table_id: str, session: Session, seats: list[str], version: int = 0,
+                 extra: dict[str, Any] | None = None, updated_at: float = 0.0) -> None:
+        self.id = table_id
+        self.session = session
+        self.seats = seats
+        self.version = version
+        self.extra = extra or {}
+        self.updated_at = updated_at
+        self.lock = threading.Lock()
+
+    def seat_to_move(self) -> str | None:
+        player = self.session.game.current_player(self.session.state)
+        return None if player is None else self.seats[player]
+
+    def record(self) -> GameRecord:
+        s = self.session
+        return GameRecord(self.id, s.game.name, s.params.format(), s.desc, s.seed, s.history,
+                          s.cursor, list(self.seats), dict(self.extra), self.version)
+
+    @classmethod
+    def of_record(cls, record: GameRecord, games: Mapping[str, Game]) -> Table:
+        game = find_game(games, record.game)
+        session = Session(game, game.parse_params(record.params), record.desc, record.seed)
+        for number, move in enumerate(record.moves, 1):
+            session._replay_one(move, number)
+        session._go_to(record.cursor)
+        return cls(record.id, session, record.seats, record.version, record.extra,
+                   record.updated_at)
+
+    def approx_bytes(self) -> int:
+        """A rough size, for the cache's bound: moves and checkpoint states."""
+        s = self.session
+        return 2048 + 64 * len(s.history) + 4096 * len(s._checkpoints)
+
+
+class LiveCache:
+    """Tables recently used, least recently used dropped first, bounded in count and bytes."""
+
+    def __init__(self, max_games: int, max_bytes: int) -> None:
+        self.max_games, self.max_bytes = max_games, max_bytes
+        self._tables: OrderedDict[str, tuple[Table, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> Table | None:
+        with self._lock:
+            found = self._tables.get(table_id)
+            if found is None:
+                return None
+            self._tables.move_to_end(table_id)
+            return found[0]
+
+    def put(self, table: Table) -> None:
+        size = table.approx_bytes()
+        with self._lock:
+            self._drop(table.id)
+            self._tables[table.id] = (table, size)
+            self._bytes += size
+            while self._tables and (len(self._tables) > self.max_games
+                                    or self._bytes > self.max_bytes):
+                self._drop(next(iter(self._tables)))
+
+    def drop(self, table_id: str) -> None:
+        with self._lock:
+            self._drop(table_id)
+
+    def _drop(self, table_id: str) -> None:
+        found = self._tables.pop(table_id, None)
+        if found is not None:
+            self._bytes -= found[1]
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    @property
+    def bytes(self) -> int:
+        return self._bytes
+
+
+class Tables:
+    def __init__(self, store: SqlStore, games: Mapping[str, Game], max_games: int = 5000,
+                 max_bytes: int = 256 * 1024 * 1024) -> None:
+        self.store = store
+        self.games = games
+        self.cache = LiveCache(max_games, max_bytes)
+
+    def create(self, session: Session, seats: list[str],
+               extra: dict[str, Any] | None = None) -> Table:
+        table = Table(secrets.token_urlsafe(ID_BYTES), session, seats, extra=extra)
+        record = self.store.create(table.record())
+        table.version, table.updated_at = record.version, record.updated_at
+        self.cache.put(table)
+        return table
+
+    def get(self, table_id: Any) -> Table:
+        if not isinstance(table_id, str) or not _ID.fullmatch(table_id):
+            raise NotFound(f"no game {str(table_id)[:40]!r} on this server")
+        version = self.store.version(table_id)
+        table = self.cache.get(table_id)
+        if table is None or table.version != version:
+            table = Table.of_record(self.store.load(table_id), self.games)
+            self.cache.put(table)
+        return table
+
+    def change(self, table_id: str, action: Callable[[Table], T]) -> tuple[Table, T]:
+        """Run action on the game under its lock and store the result before returning. The
+        action runs again on a fresh copy when another process changed the game first; it
+        must change nothing when it raises."""
+        for _ in range(RETRIES):
+            table = self.get(table_id)
+            with table.lock:
+                before = table.session.history
+                try:
+                    result = action(table)
+                    record = table.record()
+                    first = _common_prefix(before, record.moves)
+                    table.version = self.store.update(record, first)
+                    table.updated_at = record.updated_at
+                except Conflict:
+                    self.cache.drop(table_id)
+                    continue
+                except BadInput:
+                    raise  # a refused action changes nothing (the session's own promise)
+                except BaseException:
+                    self.cache.drop(table_id)  # read it afresh: nothing half-done stays
+                    raise
+            self.cache.put(table)  # its size may have changed
+            return table, result
+        raise Conflict("the game keeps changing in other places: reload it")
+
+
+def _common_prefix(a: list[str], b: list[str]) -> int:
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n

@@ -1,0 +1,65 @@
+"""Real server processes for the service tests: `gridgames serve` started as a subprocess,
+and a small JSON client."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from tests.conftest import free_port
+
+
+class Server:
+    def __init__(self, db: str, *options: str, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gridgames", "serve", "--no-browser", "--port",
+             str(self.port), "--db", db, *options],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if self.call("GET", "/readyz")[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                output = self.stop()
+                raise RuntimeError(f"the server did not start:\n{output}")
+            time.sleep(0.1)
+
+    def call(self, method: str, path: str, body: Any = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json",
+                                                  **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    def kill(self) -> None:
+        """kill -9: no clean shutdown at all."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.stdout.read() if self.process.stdout else ""

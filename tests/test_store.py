@@ -1,0 +1,105 @@
+"""The games database, on a real SQLite file and a real PostgreSQL server: the schema is made
+by the program, a change is written only over the version it was read at, idle games go,
+backups restore."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from gridgames.core.errors import BadInput
+from gridgames.store import Conflict, GameRecord, NotFound, open_store
+from gridgames.store.schema import LATEST
+from gridgames.store.sqlite import restore
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        opened = open_store(str(tmp_path / "games.db"))
+    else:
+        opened = open_store(request.getfixturevalue("postgres_url"))
+    yield opened
+    opened.close()
+
+
+def record(game_id="g1234567", moves=("4", "4")):
+    return GameRecord(game_id, "trilobite", "width=7,height=6,line=4", "7/7/7/7/7/7", None,
+                      list(moves), len(moves), ["person", "person"])
+
+
+def test_create_load_update(store):
+    assert store.schema_version() == LATEST
+    made = store.create(record())
+    assert made.version == 1
+    loaded = store.load("g1234567")
+    assert (loaded.moves, loaded.cursor, loaded.seats) == (["4", "4"], 2, ["person"] * 2)
+    loaded.moves, loaded.cursor = ["4", "4", "5"], 3
+    assert store.update(loaded, first_changed=2) == 2
+    loaded.moves, loaded.cursor = ["4", "3"], 2  # a new move after an undo drops the tail
+    assert store.update(loaded, first_changed=1) == 3
+    again = store.load("g1234567")
+    assert (again.moves, again.cursor, again.version) == (["4", "3"], 2, 3)
+    assert store.count() == 1 and list(store.ids()) == ["g1234567"]
+
+
+def test_a_change_over_an_old_version_is_refused(store):
+    store.create(record())
+    first, second = store.load("g1234567"), store.load("g1234567")
+    first.moves, first.cursor = first.moves + ["1"], 3
+    store.update(first, 2)
+    second.moves, second.cursor = second.moves + ["7"], 3
+    with pytest.raises(Conflict):
+        store.update(second, 2)
+    assert store.load("g1234567").moves == ["4", "4", "1"]  # the first change stands
+
+
+def test_unknown_games(store):
+    with pytest.raises(NotFound):
+        store.load("nothere1")
+    with pytest.raises(NotFound):
+        store.version("nothere1")
+
+
+def test_idle_games_are_removed(store):
+    store.create(record("g0000001"))
+    assert store.delete_idle(3600) == 0
+    assert store.delete_idle(-1) == 1  # everything is older than a second from now
+    with pytest.raises(NotFound):
+        store.load("g0000001")
+
+
+def test_migrating_twice_changes_nothing(store):
+    store.create(record())
+    store.migrate()
+    assert store.load("g1234567").moves == ["4", "4"]
+
+
+def test_backup_and_restore(tmp_path):
+    store = open_store(str(tmp_path / "games.db"))
+    store.create(record("g7654321"))
+    store.backup(tmp_path / "backup.db")
+    store.close()
+    (tmp_path / "games.db").unlink()
+    assert restore(tmp_path / "backup.db", tmp_path / "games.db") == 1
+    back = open_store(str(tmp_path / "games.db"))
+    assert back.load("g7654321").moves == ["4", "4"]
+    back.close()
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 10)
+    with pytest.raises(BadInput, match="not a gridgames database"):
+        restore(tmp_path / "junk.db", tmp_path / "games.db")
+    sqlite3.connect(tmp_path / "empty.db").close()
+    with pytest.raises(BadInput, match="not a gridgames database"):
+        restore(tmp_path / "empty.db", tmp_path / "games.db")
+
+
+@pytest.mark.parametrize("url, message", [
+    ("/proc/cannot/be/here.db", "cannot open the SQLite database"),
+    ("postgresql://nobody@127.0.0.1:1/none", "cannot reach the PostgreSQL database"),
+    ("mysql://x/y", "neither a file path"),
+])
+def test_a_database_that_cannot_be_opened_is_one_line(url, message):
+    with pytest.raises(BadInput, match=message) as err:
+        open_store(url)
+    assert "\n" not in str(err.value)
