@@ -105,55 +105,19 @@ def screenshot(page, name: str) -> Path:
 IN_CI = bool(os.environ.get("CI") or os.environ.get("GRIDGAMES_REQUIRE_BROWSER"))
 
 
-def _pg_bin() -> Path | None:
-    """The directory of PostgreSQL's server programs (Debian's layout, or the PATH)."""
-    import glob
-    import shutil
-
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
-    if found:
-        return Path(found[-1]).parent
-    on_path = shutil.which("initdb")
-    return Path(on_path).parent if on_path else None
-
-
 @pytest.fixture(scope="session")
 def postgres_server():
     """A throwaway PostgreSQL cluster on a Unix socket, for this test run (one per test
     worker). Skips with the reason outside CI when PostgreSQL is not installed."""
-    import shutil
-    import subprocess
-    import tempfile
+    from tests.services import NoPostgres, throwaway_postgres
 
-    bindir = _pg_bin()
-    if bindir is None:
-        message = "PostgreSQL is not installed (run scripts/install-system-deps)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    home = Path(tempfile.mkdtemp(prefix="gg-pg-", dir="/tmp"))
-    as_postgres: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        shutil.chown(home, "postgres", "postgres")
-        as_postgres = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-    data = home / "data"
-
-    def run(*args: str) -> None:
-        subprocess.run([*as_postgres, *args], check=True, capture_output=True, timeout=120)
-
-    run(str(bindir / "initdb"), "-D", str(data), "-U", "gridgames", "-A", "trust",
-        "--no-sync", "-E", "UTF8")
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(home / "log"), "-o",
-        f"-k {home} -p {port} -c listen_addresses='' -c fsync=off -c max_connections=200",
-        "start")
     try:
-        yield {"host": str(home), "port": port}
-    finally:
-        subprocess.run([*as_postgres, str(bindir / "pg_ctl"), "-D", str(data), "-m",
-                        "immediate", "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(home, ignore_errors=True)
+        with throwaway_postgres() as server:
+            yield server
+    except NoPostgres as err:
+        if IN_CI:
+            pytest.fail(str(err))
+        pytest.skip(str(err))
 
 
 @pytest.fixture
@@ -164,10 +128,6 @@ def postgres_url(postgres_server):
     import psycopg
 
     name = "t_" + secrets.token_hex(6)
-    where = f"host={postgres_server['host']} port={postgres_server['port']} user=gridgames"
-    with psycopg.connect(f"{where} dbname=postgres", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield (f"postgresql://gridgames@/{name}?host={postgres_server['host']}"
-           f"&port={postgres_server['port']}")
-    with psycopg.connect(f"{where} dbname=postgres", autocommit=True) as conn:
+    yield postgres_server.create_database(name)
+    with psycopg.connect(postgres_server.dsn("postgres"), autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -21,10 +22,12 @@ class Server:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # The output goes to a file: a pipe nobody reads would fill and stop the server.
+        self.output = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (lives with the server)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gridgames", "serve", "--no-browser", "--port",
              str(self.port), "--db", db, *options],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+            stdout=self.output, stderr=subprocess.STDOUT, env=env, text=True)
         deadline = time.monotonic() + 90
         while True:
             try:
@@ -62,4 +65,5 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        return self.process.stdout.read() if self.process.stdout else ""
+        self.output.seek(0)
+        return self.output.read()

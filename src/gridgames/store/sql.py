@@ -28,8 +28,13 @@ class SqlStore(ABC):
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Cursor]:
-        """A cursor inside one transaction: committed when the block ends, rolled back when
-        it raises."""
+        """A cursor inside one writing transaction: committed when the block ends, rolled
+        back when it raises."""
+
+    def reading(self) -> AbstractContextManager[Cursor]:
+        """A cursor inside one transaction that only reads (a backend may run these beside
+        the writer)."""
+        return self.transaction()
 
     @abstractmethod
     def close(self) -> None: ...
@@ -85,7 +90,7 @@ class SqlStore(ABC):
         return record
 
     def load(self, game_id: str) -> GameRecord:
-        with self.transaction() as cur:
+        with self.reading() as cur:
             row = self._run(cur, "SELECT game, params, start_desc, seed, cursor, seats, "
                             "extra, version, created_at, updated_at FROM games WHERE id = ?",
                             (game_id,)).fetchone()
@@ -98,16 +103,19 @@ class SqlStore(ABC):
                           json.loads(extra), version, created, updated)
 
     def version(self, game_id: str) -> int:
-        with self.transaction() as cur:
+        with self.reading() as cur:
             row = self._run(cur, "SELECT version FROM games WHERE id = ?",
                             (game_id,)).fetchone()
         if row is None:
             raise _missing(game_id)
         return int(row[0])
 
-    def update(self, record: GameRecord, first_changed: int) -> int:
+    def update(self, record: GameRecord, first_changed: int, stored_moves: int | None = None
+               ) -> int:
         """Write record over the version it was read at; the moves from ply first_changed on
-        are replaced. Returns the new version; Conflict when another write came first."""
+        are replaced (stored_moves, when known, is how many the database holds: a move added
+        at the end then deletes nothing). Returns the new version; Conflict when another
+        write came first."""
         now = time.time()
         with self.transaction() as cur:
             written = self._run(cur, "UPDATE games SET cursor = ?, move_count = ?, seats = ?, "
@@ -122,8 +130,9 @@ class SqlStore(ABC):
                     raise _missing(record.id)
                 raise Conflict("the game was changed meanwhile by another request: it has "
                                "been read again, try once more")
-            self._run(cur, "DELETE FROM moves WHERE game_id = ? AND ply >= ?",
-                      (record.id, first_changed))
+            if stored_moves is None or first_changed < stored_moves:
+                self._run(cur, "DELETE FROM moves WHERE game_id = ? AND ply >= ?",
+                          (record.id, first_changed))
             self._insert_moves(cur, record.id, record.moves[first_changed:], first_changed)
         record.version += 1
         record.updated_at = now
@@ -141,16 +150,16 @@ class SqlStore(ABC):
                              (time.time() - idle_seconds,)).rowcount
 
     def count(self) -> int:
-        with self.transaction() as cur:
+        with self.reading() as cur:
             return int(self._run(cur, "SELECT COUNT(*) FROM games").fetchone()[0])
 
     def ping(self) -> None:
         """Raises when the database cannot be reached."""
-        with self.transaction() as cur:
+        with self.reading() as cur:
             self._run(cur, "SELECT 1").fetchone()
 
     def ids(self) -> Iterator[str]:
-        with self.transaction() as cur:
+        with self.reading() as cur:
             rows = self._run(cur, "SELECT id FROM games ORDER BY updated_at").fetchall()
         return (game_id for (game_id,) in rows)
 

@@ -29,6 +29,8 @@ class SQLiteStore(SqlStore):
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._lock = threading.Lock()
+            self._readers = threading.local()  # each thread reads on its own connection
+            self._opened: list[sqlite3.Connection] = []
             self.migrate()
         except (sqlite3.Error, OSError) as err:
             raise BadInput(f"cannot open the SQLite database {self.path}: {err}") from None
@@ -48,8 +50,29 @@ class SQLiteStore(SqlStore):
             finally:
                 cur.close()
 
+    @contextmanager
+    def reading(self) -> Iterator[Cursor]:
+        """Reads run beside the writer: in WAL mode a reader sees the last commit and never
+        waits for a write in progress."""
+        db = getattr(self._readers, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                 timeout=30)
+            self._readers.db = db
+            with self._lock:
+                self._opened.append(db)
+        cur = db.cursor()
+        cur.execute("BEGIN")
+        try:
+            yield cur
+        finally:
+            cur.execute("COMMIT")
+            cur.close()
+
     def close(self) -> None:
         with self._lock:
+            for db in self._opened:
+                db.close()
             self._db.close()
 
     def backup(self, target: str | Path) -> None:

@@ -161,7 +161,7 @@ class Tables:
                     result = action(table)
                     record = table.record()
                     first = _common_prefix(before, record.moves)
-                    table.version = self.store.update(record, first)
+                    table.version = self.store.update(record, first, len(before))
                     table.updated_at = record.updated_at
                 except Conflict:
                     self.cache.drop(table_id)
