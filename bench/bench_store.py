@@ -66,7 +66,7 @@ def client(port: int) -> Client:
 
 def new_games(port: int, count: int) -> list[str]:
     with ThreadPoolExecutor(16) as pool:
-        made = pool.map(lambda _: client(port).call("POST", "/api/sessions", {
+        made = pool.map(lambda _: client(port).call("POST", "/api/v1/sessions", {
             "game": "polar", "params": "level=1"})[1]["session"], range(count))
         return list(made)
 
@@ -78,7 +78,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def move(port: int, sid: str, number: int) -> tuple[float, int]:
     started = time.perf_counter()
-    status, _ = client(port).call("POST", f"/api/sessions/{sid}/move",
+    status, _ = client(port).call("POST", f"/api/v1/sessions/{sid}/move",
                                   {"move": WALK[number % 2]})
     return time.perf_counter() - started, status
 
@@ -159,7 +159,7 @@ def memory(server: Server, games: int, moves: int) -> str:
     data = session.to_dict()
     data["moves"][-1] = "!solve " + " ".join(["R", "L"] * 40_000)  # a long recorded solve
     save = json.dumps(data)
-    status, _ = client(port).call("POST", "/api/sessions/load", json.loads(save))
+    status, _ = client(port).call("POST", "/api/v1/sessions/load", json.loads(save))
     after_load = rss_kb(server)
     return (f"rss games={games} moves_each={moves} start_mb={before / 1024:.0f} "
             f"after_games_mb={after_games / 1024:.0f} save_kb={len(save) // 1024} "

@@ -15,7 +15,7 @@ def db(tmp_path):
 
 
 def new_game(server, **body):
-    status, answer = server.call("POST", "/api/sessions", body)
+    status, answer = server.call("POST", "/api/v1/sessions", body)
     assert status == 201, answer
     return answer["session"]
 
@@ -32,28 +32,28 @@ def test_acknowledged_changes_survive_kill_9(db):
     for ply in range(7):  # the games' moves interleaved, as players would send them
         for sid, moves in games.items():
             if ply < len(moves):
-                status, answer = server.call("POST", f"/api/sessions/{sid}/move",
+                status, answer = server.call("POST", f"/api/v1/sessions/{sid}/move",
                                              {"move": moves[ply]})
                 assert status == 200, answer
                 expected[sid] = answer
     tail = next(iter(games))  # one game ends with an undo, so it has a redo tail
-    status, expected[tail] = server.call("POST", f"/api/sessions/{tail}/undo")
+    status, expected[tail] = server.call("POST", f"/api/v1/sessions/{tail}/undo")
     assert status == 200
     last = list(games)[1]
-    status, expected[last] = server.call("POST", f"/api/sessions/{last}/move", {"move": "1"})
+    status, expected[last] = server.call("POST", f"/api/v1/sessions/{last}/move", {"move": "1"})
     assert status == 200
     server.kill()  # right after the last acknowledged change
 
     again = Server(db)
     try:
         for sid, before in expected.items():
-            status, now = again.call("GET", f"/api/sessions/{sid}")
+            status, now = again.call("GET", f"/api/v1/sessions/{sid}")
             assert status == 200, now
             for key in ("moves", "cursor", "can_undo", "can_redo", "view", "status", "id"):
                 assert now[key] == before[key], (sid, key)
-        status, save = again.call("GET", f"/api/sessions/{tail}/save")
+        status, save = again.call("GET", f"/api/v1/sessions/{tail}/save")
         assert save["moves"] == ["b2", "a1", "c3"] and save["cursor"] == 2  # the redo tail
-        status, redone = again.call("POST", f"/api/sessions/{tail}/redo")
+        status, redone = again.call("POST", f"/api/v1/sessions/{tail}/redo")
         assert status == 200 and redone["moves"] == ["b2", "a1", "c3"]
     finally:
         again.stop()
@@ -62,12 +62,12 @@ def test_acknowledged_changes_survive_kill_9(db):
 def test_a_stopped_server_drains_and_keeps_everything(db):
     server = Server(db)
     sid = new_game(server, game="tictactoe")
-    assert server.call("POST", f"/api/sessions/{sid}/move", {"move": "a1"})[0] == 200
+    assert server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": "a1"})[0] == 200
     output = server.stop()  # SIGTERM: a clean stop
     assert server.process.returncode == 0, output
     again = Server(db)
     try:
-        assert again.call("GET", f"/api/sessions/{sid}")[1]["moves"] == ["a1"]
+        assert again.call("GET", f"/api/v1/sessions/{sid}")[1]["moves"] == ["a1"]
     finally:
         again.stop()
 
@@ -112,7 +112,7 @@ def test_idle_games_are_removed_by_the_server(db):
     time.sleep(1.1)
     again = Server(db, "--keep-days", "0.00001")  # 0.86 s: the sweep at start removes it
     try:
-        status, answer = again.call("GET", f"/api/sessions/{sid}")
+        status, answer = again.call("GET", f"/api/v1/sessions/{sid}")
         assert status == 404 and "removed" in answer["error"]
     finally:
         again.stop()
@@ -134,7 +134,7 @@ def test_db_backup_and_restore_commands(db, tmp_path):
 
     server = Server(db)
     sid = new_game(server, game="tictactoe")
-    server.call("POST", f"/api/sessions/{sid}/move", {"move": "b2"})
+    server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": "b2"})
 
     def gridgames(*args):
         return subprocess.run([sys.executable, "-m", "gridgames", *args], capture_output=True,
@@ -148,7 +148,7 @@ def test_db_backup_and_restore_commands(db, tmp_path):
     assert restored.returncode == 0 and "restored 1 games" in restored.stdout
     again = Server(fresh)
     try:
-        assert again.call("GET", f"/api/sessions/{sid}")[1]["moves"] == ["b2"]
+        assert again.call("GET", f"/api/v1/sessions/{sid}")[1]["moves"] == ["b2"]
     finally:
         again.stop()
     bad = gridgames("db", "restore", str(tmp_path / "nothing.db"), "--db", fresh)

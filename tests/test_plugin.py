@@ -93,7 +93,7 @@ def plugin_server(plugin_python):
     deadline = time.monotonic() + 60
     while True:
         try:
-            urllib.request.urlopen(url + "/api/games", timeout=2)
+            urllib.request.urlopen(url + "/api/v1/games", timeout=2)
             break
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:

@@ -471,11 +471,16 @@ def test_web_level_select_lists_added_levels(tmp_path):
     from gridgames.web.config import ServerConfig
 
     games, _ = default_games().with_level_files([str(ORIGINAL)])
-    client = TestClient(create_app(ServerConfig(db=str(tmp_path / "g.db")), games=games))
-    packs = {p["name"]: p["levels"] for p in client.get("/api/games/polar/levels").json()}
+    with TestClient(create_app(ServerConfig(db=str(tmp_path / "g.db")),
+                               games=games)) as client:
+        check_added_levels(client)
+
+
+def check_added_levels(client):
+    packs = {p["name"]: p["levels"] for p in client.get("/api/v1/games/polar/levels").json()}
     listed = packs["gridgames"]
     assert listed[-1]["name"].startswith("Original level 6")
-    created = client.post("/api/sessions", json={"game": "polar",
+    created = client.post("/api/v1/sessions", json={"game": "polar",
                                                  "params": f"level={len(listed)}"}).json()
     assert created["view"]["name"].startswith("Original level 6")
     assert created["view"]["level"] == len(listed)

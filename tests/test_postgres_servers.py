@@ -21,31 +21,31 @@ def two_servers(postgres_url):
 
 def test_alternating_moves_through_two_processes(two_servers):
     a, b = two_servers
-    status, game = a.call("POST", "/api/sessions", {"game": "trilobite",
+    status, game = a.call("POST", "/api/v1/sessions", {"game": "trilobite",
                                                     "params": "width=9,height=7,line=5"})
     sid = game["session"]
     moves = list("123456789123")
     for number, move in enumerate(moves):
         server = (a, b)[number % 2]
-        status, answer = server.call("POST", f"/api/sessions/{sid}/move", {"move": move})
+        status, answer = server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": move})
         assert status == 200, answer
         assert answer["moves"] == moves[:number + 1]
-    undo = b.call("POST", f"/api/sessions/{sid}/undo")[1]
+    undo = b.call("POST", f"/api/v1/sessions/{sid}/undo")[1]
     assert undo["moves"] == moves[:-1] and undo["can_redo"]
     for server in (a, b):  # both processes see the same game, redo tail included
-        seen = server.call("GET", f"/api/sessions/{sid}")[1]
+        seen = server.call("GET", f"/api/v1/sessions/{sid}")[1]
         assert seen["moves"] == moves[:-1] and seen["can_redo"]
 
 
 def test_concurrent_moves_through_two_processes_lose_nothing(two_servers):
     a, b = two_servers
-    sid = a.call("POST", "/api/sessions", {"game": "polar", "params": "level=1"})[1]["session"]
+    sid = a.call("POST", "/api/v1/sessions", {"game": "polar", "params": "level=1"})[1]["session"]
     acknowledged: list[list[str]] = []
     lock = threading.Lock()
 
     def player(server, move):
         for _ in range(12):
-            status, answer = server.call("POST", f"/api/sessions/{sid}/move", {"move": move})
+            status, answer = server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": move})
             if status == 200:
                 with lock:
                     acknowledged.append(answer["moves"])
@@ -58,20 +58,20 @@ def test_concurrent_moves_through_two_processes_lose_nothing(two_servers):
         thread.start()
     for thread in threads:
         thread.join()
-    final = b.call("GET", f"/api/sessions/{sid}")[1]["moves"]
+    final = b.call("GET", f"/api/v1/sessions/{sid}")[1]["moves"]
     assert len(final) == len(acknowledged) > 0  # every acknowledged move, once
     for moves in acknowledged:  # each answer is the history at the time of its own move
         assert final[:len(moves)] == moves
-    assert a.call("GET", f"/api/sessions/{sid}")[1]["moves"] == final
+    assert a.call("GET", f"/api/v1/sessions/{sid}")[1]["moves"] == final
 
 
 def test_workers_option_runs_several_processes(postgres_url):
     server = Server(postgres_url, "--workers", "2")
     try:
-        sid = server.call("POST", "/api/sessions", {"game": "tictactoe"})[1]["session"]
+        sid = server.call("POST", "/api/v1/sessions", {"game": "tictactoe"})[1]["session"]
         for move in ("a1", "b1", "a2", "b2"):
-            assert server.call("POST", f"/api/sessions/{sid}/move", {"move": move})[0] == 200
-        final = server.call("POST", f"/api/sessions/{sid}/move", {"move": "a3"})[1]
+            assert server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": move})[0] == 200
+        final = server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": "a3"})[1]
         assert final["status"]["message"] == "X wins!"
         assert final["moves"] == ["a1", "b1", "a2", "b2", "a3"]
     finally:

@@ -207,7 +207,7 @@ def test_api_docs_work_with_the_network_blocked(page, server_url):
 
     page.route("**/*", only_this_server)
     page.goto(f"{server_url}/docs")
-    move = page.locator(".opblock-summary-path", has_text="/api/sessions/{session_id}/move")
+    move = page.locator(".opblock-summary-path", has_text="/api/v1/sessions/{session_id}/move")
     expect(move.first).to_be_visible(timeout=15000)
     assert refused == []  # it did not even try to reach anything else
     screenshot(page, "api-docs-offline")

@@ -5,6 +5,7 @@ runs from a directory with no source tree in sight."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -21,9 +22,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """Built from a copy of the project's files, so that no build directory is shared with
+    another build running at the same time."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "src", source / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.nbi", "*.nbc"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w",
-                    str(out), str(ROOT)], check=True, timeout=600)
+                    str(out), str(source)], check=True, timeout=600)
     (found,) = out.glob("gridgames-*.whl")
     return found
 
@@ -81,13 +89,13 @@ def test_the_installed_app_runs(installed, tmp_path):
         deadline = time.monotonic() + 60
         while True:
             try:
-                urllib.request.urlopen(base + "/api/games", timeout=2)
+                urllib.request.urlopen(base + "/api/v1/games", timeout=2)
                 break
             except OSError:
                 assert time.monotonic() < deadline and server.poll() is None, "no server"
                 time.sleep(0.3)
         for path in ("/", "/play/polar", "/docs", "/docs-assets/swagger-ui-bundle.js",
-                     "/static/js/shell.js", "/api/games/polar/levels",
+                     "/static/js/shell.js", "/api/v1/games/polar/levels",
                      *(f"/games/{g}/renderer.js" for g in
                        ("tictactoe", "trilobite", "ishido", "polar", "twomino"))):
             with urllib.request.urlopen(base + path, timeout=10) as answer:

@@ -156,11 +156,15 @@ class Session:
         return self._record(RESTART)
 
     def solve(self, budget: Budget) -> Result[list[str]]:
-        """Play the game's solution from here, as one move that can be undone; the solver's
+        """Play the game's solution from here, as one marker that can be undone; the solver's
         result says whether it is proven."""
         if self.game.solver is None:
             raise BadInput(f"{self.game.title} has no solver")
-        found = self.game.solver.solve(self.state, budget)
+        return self.apply_solution(self.game.solver.solve(self.state, budget))
+
+    def apply_solution(self, found: Result[list[str]]) -> Result[list[str]]:
+        """Record a solver's answer for the current state (found here or in a compute
+        worker): its moves, checked by replaying them, as one `!solve` marker."""
         if found.value is None:
             raise BadInput(found.note if found.proven and found.note else
                            "no solution from this position: undo or restart" if found.proven

@@ -1,26 +1,44 @@
-"""The JSON API: games, and sessions (one game a browser tab plays). The server is the
-authority: pages send move strings, the session applies them, and every answer carries the
-new `view` (see `payload`). Every change is in the database before the answer goes out."""
+"""The JSON API, version 1 (`/api/v1/...`): games, and sessions (one game a browser tab or a
+script plays). The server is the authority: pages send move strings, the session applies
+them, and every answer carries the new `view` (see `payload`). Every change is in the
+database before the answer goes out.
+
+Machine play (AI moves, hints, solutions, checks, analysis, generated puzzles, previews)
+runs in the compute pool, never in a request thread: its endpoints wait for the job without
+holding a thread, so moves and reads never queue behind it.
+"""
 
 from __future__ import annotations
 
-import threading
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
+from gridgames.compute.jobs import Job, capability
+from gridgames.compute.pool import SERVER
 from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
-from gridgames.core.game import Game, describe
-from gridgames.core.result import Budget, Result
+from gridgames.core.game import describe
+from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.registry import Games
 from gridgames.session import Session
+from gridgames.web.clients import RateLimit, client_of
+from gridgames.web.config import ServerConfig
+from gridgames.web.errors import RateLimited, errors
 from gridgames.web.tables import PERSON, Table, Tables, check_seats
 
+PREFIX = "/api/v1"
 MAX_SAVE = 1024 * 1024  # a save file may be up to 1 MB; other bodies stay at 64 KiB
+# Seconds of one job of each kind, as multiples of --think-seconds (a solution may take
+# longer than a hint); generating a puzzle and the previews have their own budgets.
+KIND_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0}
+GENERATE_SECONDS = 60.0
+DEMO_SECONDS = 60.0
 
 
 class _Body(BaseModel):
@@ -34,7 +52,8 @@ class NewGame(_Body):
     id: str | None = Field(None, max_length=10_000, description="a game ID to start from")
     moves: list[str] = Field(default_factory=list, max_length=5000,
                              description="moves to replay after the ID's start position")
-    seats: list[str] | None = Field(None, description='per player: "person" or an AI level')
+    seats: list[str] | None = Field(None, max_length=4,
+                                    description='per player: "person" or an AI level')
 
 
 class Move(_Body):
@@ -76,24 +95,85 @@ def payload(table: Table) -> dict[str, Any]:
     }
 
 
-def api_router(tables: Tables, games: Games, budget: Budget) -> APIRouter:
-    api = APIRouter(prefix="/api")
-    demos: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(len(games) + 1)
-    thinking: set[str] = set()  # tables whose AI move is being computed
-    thinking_lock = threading.Lock()
+class Api:
+    """The endpoints' shared parts: the tables, the compute pool, the budgets, the limits."""
+
+    def __init__(self, tables: Tables, games: Games, compute: Any, config: ServerConfig) -> None:
+        self.tables = tables
+        self.games = games
+        self.compute = compute
+        self.config = config
+        self.trusted = frozenset(config.trusted_proxies)
+        self.creating = RateLimit(config.games_per_minute, config.games_burst)
+        self.demos: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(len(games) + 4)
+        self._demos_running: dict[str, asyncio.Future] = {}
+
+    def client(self, request: Request) -> str:
+        return client_of(request, self.trusted)
+
+    def may_create(self, request: Request) -> None:
+        wait = self.creating.allow(self.client(request))
+        if wait:
+            raise RateLimited("too many new games from you: wait a little", int(wait) + 1)
+
+    async def think(self, request: Request, job: Job, key: str, seconds: float) -> Any:
+        """Run a job in the compute pool and wait for it without holding a thread."""
+        future = self.compute.submit(job, self.client(request), key, seconds)
+        return await asyncio.wrap_future(future)
+
+    async def demo(self, name: str) -> list[dict[str, Any]]:
+        """A game's preview: made once by the compute pool (as the server's own job, so that
+        a page asking for every preview at once is not held to one client's share), then
+        kept; requests that come while it is made wait for the same job."""
+        views = self.demos.get(name)
+        if views is not None:
+            return views
+        running = self._demos_running.get(name)
+        if running is None:
+            running = asyncio.wrap_future(self.compute.submit(
+                Job("demo", name), SERVER, f"demo:{name}", DEMO_SECONDS))
+            self._demos_running[name] = running
+
+            def keep(done: asyncio.Future) -> None:
+                del self._demos_running[name]
+                if not done.cancelled() and done.exception() is None:
+                    self.demos.put(name, done.result())
+
+            running.add_done_callback(keep)
+        return await asyncio.shield(running)
+
+    def budget(self, kind: str) -> Budget:
+        return Budget(seconds=self.config.think_seconds * KIND_SHARE[kind])
+
+    async def table(self, session_id: str) -> Table:
+        return await run_in_threadpool(self.tables.get, session_id)
+
+    async def change(self, session_id: str, action: Callable[[Table], Any]
+                     ) -> tuple[dict[str, Any], Any]:
+        def run() -> tuple[dict[str, Any], Any]:
+            table, result = self.tables.change(session_id, action)
+            return payload(table), result
+
+        return await run_in_threadpool(run)
+
+
+def api_router(api: Api) -> APIRouter:
+    router = APIRouter(prefix=PREFIX, responses=errors(400, 413, 500))
+    games = api.games
 
     # --- games ---
 
-    @api.get("/games", summary="Every game: name, params, AI levels, what it can do")
+    @router.get("/games", summary="Every game: name, params, AI levels, what it can do")
     def list_games() -> list[dict[str, Any]]:
         return [describe(game) for game in games.values()]
 
-    @api.get("/games/{name}/demo", summary="A short machine-played game, for previews")
-    def demo(name: str) -> dict[str, Any]:
-        game = games.get_game(name)
-        return {"views": demos.get_or_make(name, lambda: _demo_views(game, games))}
+    @router.get("/games/{name}/demo", summary="A short machine-played game, for previews",
+                responses=errors(404, 429, 503))
+    async def demo(name: str) -> dict[str, Any]:
+        return {"views": await api.demo(games.get_game(name).name)}
 
-    @api.get("/games/{name}/levels", summary="The level packs, for games with levels")
+    @router.get("/games/{name}/levels", summary="The level packs, for games with levels",
+                responses=errors(404))
     def levels(name: str) -> list[dict[str, Any]]:
         game = games.get_game(name)
         if game.levels is None:
@@ -102,40 +182,55 @@ def api_router(tables: Tables, games: Games, budget: Budget) -> APIRouter:
 
     # --- sessions ---
 
-    def change(session_id: str, action: Callable[[Table], Any]) -> tuple[dict[str, Any], Any]:
-        """One change to a game, stored before the answer: the new view and what the
-        action returned."""
-        table, result = tables.change(session_id, action)
-        return payload(table), result
-
-    @api.post("/sessions", status_code=201, summary="Start a game (new, or from an ID)")
-    def new_session(body: NewGame) -> dict[str, Any]:
+    @router.post("/sessions", status_code=201, summary="Start a game (new, or from an ID)",
+                 responses=errors(404, 409, 429, 503))
+    async def new_session(body: NewGame, request: Request) -> dict[str, Any]:
+        api.may_create(request)
         if body.id is not None:
-            session = Session.from_id(body.id, body.moves, games)
+            session = await run_in_threadpool(Session.from_id, body.id, body.moves, games)
         elif body.game is not None:
             if body.moves:
                 raise BadInput("moves need an id to start from")
-            session = Session.new(body.game, body.params, body.seed, games)
+            session = await new_game(body, request)
         else:
             raise BadInput("give a game name or a game id")
         seats = check_seats(session.game, body.seats)
-        return payload(tables.create(session, seats))
+        return await run_in_threadpool(lambda: payload(api.tables.create(session, seats)))
 
-    @api.post("/sessions/load", status_code=201, summary="Start a game from a save file")
+    async def new_game(body: NewGame, request: Request) -> Session:
+        game = games.get_game(body.game)
+        params = game.parse_params(body.params)
+        seed = body.seed if body.seed is not None else Rng.new_seed()
+        if game.generator is None:
+            return Session.new(game.name, body.params, seed, games)
+        # A generated puzzle can take seconds to make: the compute pool makes it.
+        desc = await api.think(request, Job("new_desc", game.name, params=params.format(),
+                                            seed=seed), f"new:{api.client(request)}",
+                               GENERATE_SECONDS)
+        return Session(game, params, desc, seed)
+
+    @router.post("/sessions/load", status_code=201, summary="Start a game from a save file "
+                 "(up to 1 MB)", responses=errors(404, 409, 429))
     async def load_session(request: Request) -> dict[str, Any]:
-        session = Session.load(await request.body(), games)
-        return payload(tables.create(session, check_seats(session.game, None)))
+        api.may_create(request)
+        data = await request.body()
+        session = await run_in_threadpool(Session.load, data, games)
+        return await run_in_threadpool(
+            lambda: payload(api.tables.create(session, check_seats(session.game, None))))
 
-    @api.get("/sessions/{session_id}", summary="The current position")
+    @router.get("/sessions/{session_id}", summary="The current position",
+                responses=errors(404))
     def get_session(session_id: str) -> dict[str, Any]:
-        return payload(tables.get(session_id))
+        return payload(api.tables.get(session_id))
 
-    @api.get("/sessions/{session_id}/save", summary="The save file (JSON)")
+    @router.get("/sessions/{session_id}/save", summary="The save file (JSON)",
+                responses=errors(404))
     def save_session(session_id: str) -> dict[str, Any]:
-        return tables.get(session_id).session.to_dict()
+        return api.tables.get(session_id).session.to_dict()
 
-    @api.post("/sessions/{session_id}/move", summary="Play a move (a person's turn)")
-    def move(session_id: str, body: Move) -> dict[str, Any]:
+    @router.post("/sessions/{session_id}/move", summary="Play a move (a person's turn)",
+                 responses=errors(404, 409))
+    async def move(session_id: str, body: Move) -> dict[str, Any]:
         def play(table: Table) -> None:
             if table.seat_to_move() not in (None, PERSON):
                 game = table.session.game
@@ -143,99 +238,124 @@ def api_router(tables: Tables, games: Games, budget: Budget) -> APIRouter:
                 raise IllegalMove(f"it is {who}'s turn, and the AI plays {who}")
             table.session.play(body.move)
 
-        return change(session_id, play)[0]
+        return (await api.change(session_id, play))[0]
 
-    @api.post("/sessions/{session_id}/undo",
-              summary="Undo; against the AI, back to the person's turn")
-    def undo(session_id: str) -> dict[str, Any]:
-        return change(session_id, lambda table: _step(table, back=True))[0]
+    @router.post("/sessions/{session_id}/undo",
+                 summary="Undo; against the AI, back to the person's turn",
+                 responses=errors(404, 409))
+    async def undo(session_id: str) -> dict[str, Any]:
+        return (await api.change(session_id, lambda table: _step(table, back=True)))[0]
 
-    @api.post("/sessions/{session_id}/redo", summary="Redo")
-    def redo(session_id: str) -> dict[str, Any]:
-        return change(session_id, lambda table: _step(table, back=False))[0]
+    @router.post("/sessions/{session_id}/redo", summary="Redo", responses=errors(404, 409))
+    async def redo(session_id: str) -> dict[str, Any]:
+        return (await api.change(session_id, lambda table: _step(table, back=False)))[0]
 
-    @api.post("/sessions/{session_id}/restart", summary="Back to the start (undoable)")
-    def restart(session_id: str) -> dict[str, Any]:
-        return change(session_id, lambda table: table.session.restart())[0]
+    @router.post("/sessions/{session_id}/restart", summary="Back to the start (undoable)",
+                 responses=errors(404, 409))
+    async def restart(session_id: str) -> dict[str, Any]:
+        return (await api.change(session_id, lambda table: table.session.restart()))[0]
 
-    @api.post("/sessions/{session_id}/solve", summary="Play the solution (undoable)")
-    def solve(session_id: str) -> dict[str, Any]:
-        answer, found = change(session_id, lambda table: table.session.solve(budget))
-        return {**answer, "result": found.to_dict()}
-
-    def capability(session_id: str, entry: str, what: str) -> tuple[Session, Any]:
-        session = tables.get(session_id).session
-        found = getattr(session.game, entry)
-        if found is None:
-            raise BadInput(f"{session.game.title} has no {what}")
-        return session, found
-
-    @api.get("/sessions/{session_id}/hint", summary="The move the game suggests")
-    def hint(session_id: str) -> dict[str, Any]:
-        session, hints = capability(session_id, "hints", "hints")
-        found = hints.hint(session.state, budget)
-        return {"hint": found.value.move if found.value else None,
-                "why": found.value.why if found.value else found.note,
-                "result": found.to_dict(), "moves": session.moves}
-
-    @api.get("/sessions/{session_id}/check",
-             summary="Moves made that no solution agrees with (puzzles that can check)")
-    def check(session_id: str) -> dict[str, Any]:
-        session, checker = capability(session_id, "checker", "check")
-        found = checker.check(session.state, budget)
-        return {"wrong": found.value, "result": found.to_dict(), "moves": session.moves}
-
-    @api.get("/sessions/{session_id}/analysis",
-             summary="The score of every move for the side to move (null: not known within "
-             "the budget)")
-    def analysis(session_id: str) -> dict[str, Any]:
-        session, analyzer = capability(session_id, "analyzer", "analysis")
-        found = analyzer.analyze(session.state, budget)
-        return {"scores": found.value, "score_help": analyzer.score_help,
-                "result": found.to_dict(), "moves": session.moves}
-
-    @api.put("/sessions/{session_id}/seats", summary="Who plays each side")
-    def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
+    @router.put("/sessions/{session_id}/seats", summary="Who plays each side",
+                responses=errors(404, 409))
+    async def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
         def seat(table: Table) -> None:
             table.seats = check_seats(table.session.game, body.seats)
 
-        return change(session_id, seat)[0]
+        return (await api.change(session_id, seat))[0]
 
-    @api.post("/sessions/{session_id}/ai",
-              summary="The AI plays the current move (at the seat's level, or `level`)")
-    def ai_move(session_id: str, body: AiRequest | None = None) -> dict[str, Any]:
-        table = tables.get(session_id)
+    # --- machine play: the compute pool ---
+
+    async def ask(request: Request, session_id: str, kind: str, **job: Any
+                  ) -> tuple[Table, Any, Any]:
+        """Run one job on the game's current position: (the table, its state then, the
+        answer)."""
+        table = await api.table(session_id)
+        capability(table.session.game, kind)  # refused here, before any job is queued
+        state = table.session.state
+        found = await api.think(request, Job(kind, table.session.game.name, state,
+                                             api.budget(kind), **job),
+                                table.id, api.budget(kind).seconds or 0.0)
+        return table, state, found
+
+    def unchanged(state: Any, cursor: int) -> Callable[[Table], None]:
+        def check(fresh: Table) -> None:
+            if fresh.session.cursor != cursor or fresh.session.state != state:
+                raise IllegalMove("the position changed while the computer was thinking")
+        return check
+
+    @router.post("/sessions/{session_id}/solve", summary="Play the solution (undoable)",
+                 responses=errors(404, 409, 429, 503))
+    async def solve(session_id: str, request: Request) -> dict[str, Any]:
+        table, state, found = await ask(request, session_id, "solve")
+        cursor = table.session.cursor
+
+        def record(fresh: Table) -> None:
+            unchanged(state, cursor)(fresh)
+            fresh.session.apply_solution(found)
+
+        answer, _ = await api.change(session_id, record)
+        return {**answer, "result": found.to_dict()}
+
+    @router.get("/sessions/{session_id}/hint", summary="The move the game suggests",
+                responses=errors(404, 429, 503))
+    async def hint(session_id: str, request: Request) -> dict[str, Any]:
+        table, _, found = await ask(request, session_id, "hint")
+        return {"hint": found.value.move if found.value else None,
+                "why": found.value.why if found.value else found.note,
+                "result": found.to_dict(), "moves": table.session.moves}
+
+    @router.get("/sessions/{session_id}/check",
+                summary="Moves made that no solution agrees with (puzzles that can check)",
+                responses=errors(404, 429, 503))
+    async def check(session_id: str, request: Request) -> dict[str, Any]:
+        table, _, found = await ask(request, session_id, "check")
+        return {"wrong": found.value, "result": found.to_dict(),
+                "moves": table.session.moves}
+
+    @router.get("/sessions/{session_id}/analysis",
+                summary="The score of every move for the side to move (null: not known "
+                "within the budget)", responses=errors(404, 429, 503))
+    async def analysis(session_id: str, request: Request) -> dict[str, Any]:
+        table, _, found = await ask(request, session_id, "analysis")
+        return {"scores": found.value, "score_help": table.session.game.analyzer.score_help,
+                "result": found.to_dict(), "moves": table.session.moves}
+
+    @router.post("/sessions/{session_id}/ai",
+                 summary="The AI plays the current move (at the seat's level, or `level`)",
+                 responses=errors(404, 409, 429, 503))
+    async def ai_move(session_id: str, request: Request,
+                      body: AiRequest | None = None) -> dict[str, Any]:
+        table = await api.table(session_id)
         session, game = table.session, table.session.game
-        with table.lock:
-            state, cursor = session.state, session.cursor
-            seat = table.seat_to_move()
+        seat = table.seat_to_move()
         if seat is None or game.ai is None:
-            raise IllegalMove("the game is over" if game.status(state).over
+            raise IllegalMove("the game is over" if game.status(session.state).over
                               else f"{game.title} has no AI player")
         level = (body.level if body and body.level else None) or \
             (seat if seat != PERSON else game.ai.levels[-1])
         game.ai.check_level(level)
-        with thinking_lock:
-            if table.id in thinking:
-                raise IllegalMove("the AI is already thinking about this game")
-            thinking.add(table.id)
-        try:  # the search runs outside the table lock: the page can still read the game
-            rng = Rng(f"{session.game_id} {' '.join(session.moves)} {level}")
-            found: Result[str] = game.ai.choose(state, level, rng, budget)
-        finally:
-            with thinking_lock:
-                thinking.discard(table.id)
+        if api.compute.busy(table.id):
+            raise IllegalMove("the computer is already thinking about this game")
+        cursor = session.cursor
+        seed = f"{session.game_id} {' '.join(session.moves)} {level}"
+        table, state, found = await ask(request, session_id, "ai", level=level, seed=seed)
 
         def play(fresh: Table) -> None:
-            if fresh.session.cursor != cursor or fresh.session.state != state:
-                raise IllegalMove("the position changed while the AI was thinking")
+            unchanged(state, cursor)(fresh)
             fresh.session.play(found.value)
 
-        answer, _ = change(session_id, play)
+        answer, _ = await api.change(session_id, play)
         return {**answer, "ai_move": found.value, "ai_level": level,
                 "result": found.to_dict()}
 
-    return api
+    @router.post("/sessions/{session_id}/cancel",
+                 summary="Stop the computer thinking about this game (frees its CPU at once)",
+                 responses=errors(404))
+    async def cancel(session_id: str) -> dict[str, Any]:
+        table = await api.table(session_id)
+        return {"cancelled": await run_in_threadpool(api.compute.cancel, table.id)}
+
+    return router
 
 
 def _step(table: Table, back: bool) -> None:
@@ -246,25 +366,3 @@ def _step(table: Table, back: bool) -> None:
         while table.seat_to_move() not in (None, PERSON) and \
                 (session.can_undo if back else session.can_redo):
             (session.undo if back else session.redo)()
-
-
-def _demo_views(game: Game, games: Games) -> list[dict[str, Any]]:
-    """A short game from the default start with a fixed seed: the AI against itself, or a
-    puzzle played by its hints."""
-    session = Session.new(game.name, "", seed="demo", games=games)
-    rng = Rng("demo")
-    budget = Budget(nodes=200_000, seconds=2.0)
-    views = [game.view(session.state)]
-    while not session.status().over and len(views) < 24:
-        if game.ai:
-            move = game.ai.choose(session.state, game.ai.default_level, rng, budget).value
-        elif game.hints:
-            found = game.hints.hint(session.state, budget).value
-            move = found.move if found else None
-        else:
-            break
-        if move is None:
-            break
-        session.play(move)
-        views.append(game.view(session.state))
-    return views

@@ -19,20 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gridgames import __version__
-from gridgames.core.errors import BadInput, IllegalMove, UnknownName
+from gridgames.compute.pool import ComputePool
+from gridgames.compute.service import RemoteCompute
 from gridgames.core.game import Game
-from gridgames.core.result import Budget
 from gridgames.registry import Games, default_games
-from gridgames.store import Conflict, SqlStore, open_store
-from gridgames.web.api import MAX_SAVE, api_router
+from gridgames.store import SqlStore, open_store
+from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.config import ServerConfig
+from gridgames.web.errors import install_error_handlers
 from gridgames.web.limits import BodyLimit
+from gridgames.web.security import Security
 from gridgames.web.tables import Tables
 
 STATIC = Path(__file__).parent / "static"
@@ -43,14 +43,22 @@ CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
 log = logging.getLogger("gridgames")
 
 
+def make_compute(config: ServerConfig) -> ComputePool | RemoteCompute:
+    """The pool of this process, or the shared one of the parent (several processes)."""
+    if config.compute_address:
+        return RemoteCompute(config.compute_address, bytes.fromhex(config.compute_authkey))
+    return ComputePool(config.compute_workers, config.levels, config.compute_memory_mb)
+
+
 def create_app(config: ServerConfig | None = None, games: Games | None = None,
-               store: SqlStore | None = None) -> FastAPI:
+               store: SqlStore | None = None, compute: object | None = None) -> FastAPI:
     """The app over the database of `config` (or `store`). A database that cannot be opened
     stops here, with one line saying which and why (BadInput)."""
     config = config or ServerConfig()
     games = games if games is not None else default_games()
     store = store if store is not None else open_store(config.db)
     tables = Tables(store, games, config.cache_games, config.cache_mb * 1024 * 1024)
+    compute = compute if compute is not None else make_compute(config)
     stop = threading.Event()
 
     @asynccontextmanager
@@ -61,6 +69,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         yield
         stop.set()  # in-flight requests are done: uvicorn drains them before this
         sweeper.join(timeout=5)
+        compute.close()
         store.close()
 
     # docs_url off: FastAPI's page loads Swagger UI from a CDN; ours serves it (see /docs).
@@ -69,12 +78,15 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
                   description="Play grid-board games: the server applies moves, pages draw.")
     app.state.tables = tables
     app.state.config = config
-    app.add_middleware(BodyLimit, max_bytes=MAX_BODY, larger={"/api/sessions/load": MAX_SAVE})
+    app.state.compute = compute
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY,
+                       larger={f"{PREFIX}/sessions/load": MAX_SAVE})
     if config.access_log:
         app.middleware("http")(_log_request)
-    _error_handlers(app)
+    app.add_middleware(Security, public_origin=config.public_origin)
+    install_error_handlers(app)
     _pages(app, games)
-    app.include_router(api_router(tables, games, Budget(seconds=config.think_seconds)))
+    app.include_router(api_router(Api(tables, games, compute, config)))
 
     @app.get("/healthz", summary="The process is alive", tags=["health"])
     def healthz() -> dict[str, str]:
@@ -112,44 +124,6 @@ async def _log_request(request: Request, call_next: Any) -> Any:
     log.info("%s %s %d %.1f ms", request.method, request.url.path, response.status_code,
              (time.perf_counter() - started) * 1000)
     return response
-
-
-def _error_handlers(app: FastAPI) -> None:
-    def answer(message: str, status: int) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
-
-    @app.exception_handler(IllegalMove)
-    async def illegal(_: Request, err: IllegalMove) -> JSONResponse:
-        return answer(str(err), 409)
-
-    @app.exception_handler(Conflict)
-    async def conflict(_: Request, err: Conflict) -> JSONResponse:
-        return answer(str(err), 409)
-
-    @app.exception_handler(BadInput)
-    async def bad_input(_: Request, err: BadInput) -> JSONResponse:
-        return answer(str(err), 400)
-
-    @app.exception_handler(UnknownName)
-    async def not_found(_: Request, err: UnknownName) -> JSONResponse:
-        return answer(str(err), 404)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_body(_: Request, err: RequestValidationError) -> JSONResponse:
-        first = err.errors()[0] if err.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-        if first.get("type") == "json_invalid":
-            return answer("request body is not valid JSON", 400)
-        return answer(f"{where}: {first.get('msg', 'invalid')}", 400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, err: StarletteHTTPException) -> JSONResponse:
-        return answer(str(err.detail), err.status_code)
-
-    @app.exception_handler(Exception)
-    async def crash(request: Request, err: Exception) -> JSONResponse:  # a bug: still JSON
-        log.exception("error in %s %s", request.method, request.url.path)
-        return answer(f"internal error ({type(err).__name__})", 500)
 
 
 def _pages(app: FastAPI, games: Games) -> None:

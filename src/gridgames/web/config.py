@@ -1,8 +1,15 @@
-"""A server's settings: what `gridgames serve` takes as options and environment variables."""
+"""A server's settings: what `gridgames serve` takes as options and environment variables
+(README: "Running the server")."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+
+
+def default_compute_workers() -> int:
+    """One less than the cores, at least one: a core stays for the server itself."""
+    return max(1, (os.cpu_count() or 2) - 1)
 
 
 @dataclass(frozen=True)
@@ -14,3 +21,11 @@ class ServerConfig:
     cache_mb: int = 256
     levels: tuple[str, ...] = field(default_factory=tuple)  # level files (Polar)
     access_log: bool = True  # one line per request
+    compute_workers: int = field(default_factory=default_compute_workers)
+    compute_memory_mb: int = 2048  # each compute worker's address space
+    compute_address: str | None = None  # a shared pool's socket (several server processes)
+    compute_authkey: str | None = None  # its secret, in hex
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
+    public_origin: str | None = None  # behind a proxy: the origin the pages come from
+    games_per_minute: float = 60.0  # new games a client may start a minute...
+    games_burst: int = 120  # ...after this many at once

@@ -7,18 +7,20 @@ import argparse
 import json
 import logging
 import os
+import secrets
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import webbrowser
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, TextIO
 
 from gridgames.core.errors import BadInput
 from gridgames.registry import Games, default_games
 from gridgames.store import default_db, open_store
-from gridgames.web.config import ServerConfig
+from gridgames.web.config import ServerConfig, default_compute_workers
 
 CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configuration
 
@@ -38,7 +40,22 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-days", type=float, default=30.0,
                    help="remove games nobody has played for this many days (default 30)")
     p.add_argument("--think-seconds", type=float, default=10.0,
-                   help="cap on one AI move, hint, solution or analysis (default 10)")
+                   help="cap on one AI move, hint, check or analysis; a solution may take "
+                   "twice as long (default 10)")
+    p.add_argument("--compute-workers", type=int, default=default_compute_workers(),
+                   help="processes for machine play, shared by all server processes "
+                   f"(default: one less than the cores, at least 1: here "
+                   f"{default_compute_workers()})")
+    p.add_argument("--memory-mb", type=int, default=4096,
+                   help="memory of the server and its compute workers together: a quarter "
+                   "(at most 256 MB) caches live games, the rest bounds the workers "
+                   "(default 4096)")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a proxy whose X-Forwarded-For names the client (repeatable; from "
+                   "anyone else the header is ignored)")
+    p.add_argument("--public-origin", default=None, metavar="URL",
+                   help="behind a proxy: the origin pages come from (e.g. "
+                   "https://games.example.org), accepted on state-changing requests")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--levels", metavar="PATH", action="append",
                    help="a Polar level file to add to the level select (repeatable)")
@@ -60,12 +77,21 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--keep-days must be above 0")
     if not 0 < args.think_seconds <= 3600:
         raise BadInput("--think-seconds must be above 0 and at most 3600")
+    if not 1 <= args.compute_workers <= 256:
+        raise BadInput("--compute-workers must be from 1 to 256")
+    if not 512 <= args.memory_mb <= 1_048_576:
+        raise BadInput("--memory-mb must be at least 512")
     db = args.db or default_db()
     if args.workers > 1 and not db.startswith(("postgresql://", "postgres://")):
         raise BadInput("--workers above 1 needs PostgreSQL (--db postgresql://...): an "
                        "SQLite database is served by one process")
+    cache_mb = min(256, args.memory_mb // 4) // args.workers
+    worker_mb = (args.memory_mb - cache_mb * args.workers) // args.compute_workers
     return ServerConfig(db=db, think_seconds=args.think_seconds, keep_days=args.keep_days,
-                        levels=tuple(args.levels or ()))
+                        levels=tuple(args.levels or ()), cache_mb=max(16, cache_mb),
+                        compute_workers=args.compute_workers, compute_memory_mb=worker_mb,
+                        trusted_proxies=tuple(args.trusted_proxy),
+                        public_origin=args.public_origin)
 
 
 def app_from_env() -> Any:
@@ -74,7 +100,8 @@ def app_from_env() -> Any:
     from gridgames.web.app import create_app
 
     settings = json.loads(os.environ[CONFIG_ENV])
-    config = ServerConfig(**{**settings, "levels": tuple(settings["levels"])})
+    config = ServerConfig(**{**settings, "levels": tuple(settings["levels"]),
+                             "trusted_proxies": tuple(settings["trusted_proxies"])})
     games, _ = default_games().with_level_files(config.levels)
     return create_app(config, games)
 
@@ -106,9 +133,23 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
         uvicorn.run(create_app(config, games, store), **common)
         return
     store.close()  # each worker opens its own
-    os.environ[CONFIG_ENV] = json.dumps({**asdict(config), "levels": list(config.levels)})
-    uvicorn.run("gridgames.web.serve:app_from_env", factory=True, workers=args.workers,
-                **common)
+    # One compute pool for all the server processes, here in the parent, behind a socket.
+    from gridgames.compute.pool import ComputePool
+    from gridgames.compute.service import ComputeService
+
+    authkey = secrets.token_bytes(32)
+    address = os.path.join(tempfile.mkdtemp(prefix="gridgames-"), "compute.sock")
+    pool = ComputePool(config.compute_workers, config.levels, config.compute_memory_mb)
+    service = ComputeService(pool, address, authkey)
+    shared = replace(config, compute_address=address, compute_authkey=authkey.hex())
+    os.environ[CONFIG_ENV] = json.dumps({**asdict(shared), "levels": list(config.levels),
+                                         "trusted_proxies": list(config.trusted_proxies)})
+    try:
+        uvicorn.run("gridgames.web.serve:app_from_env", factory=True, workers=args.workers,
+                    **common)
+    finally:
+        service.close()
+        pool.close()
 
 
 def _has_display() -> bool:

@@ -150,7 +150,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     info.id = "polar-info";
     info.className = "polar-info";
     bar.appendChild(info);
-    api("GET", "/api/games/polar/levels").then((list) => { packs = list; updateControls(); }).catch(() => {});
+    api("GET", "/api/v1/games/polar/levels").then((list) => { packs = list; updateControls(); }).catch(() => {});
     return { select, next, info };
   }
 

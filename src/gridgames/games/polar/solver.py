@@ -388,6 +388,12 @@ class PolarSolver(Solver, Hinter):
         for level, moves, shortest in known:
             self._remember(bytes(level.board), level.penguin, moves, shortest)
 
+    def warm(self) -> None:
+        """Load (or compile, the first time) the compiled kernel before it is needed."""
+        board = bytearray(GRID.size)
+        board[1], board[3] = HEART, HOUSE
+        solve(bytes(board), 0, PUSHES, max_seconds=60)
+
     def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
         meter = Meter(budget)
         board, penguin = bytes(state.board), state.penguin

@@ -277,6 +277,11 @@ class TrilobiteAnalyzer(Analyzer):
     def __init__(self, pool: SolverPool) -> None:
         self.pool = pool
 
+    def warm(self) -> None:
+        """Load (or compile, the first time) the compiled solver before it is needed."""
+        with self.pool.borrow(7, 6, 4) as solver:
+            solver.solve(*parse_moves(solver.g, "4444"), budget=1000)
+
     def scores(self, state: Any, budget: Budget) -> tuple[list[int | None], Meter]:
         """Per column: score, None (full) or UNKNOWN; and the meter of the work."""
         meter = Meter(budget)

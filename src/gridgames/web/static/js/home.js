@@ -15,7 +15,7 @@ async function start() {
   const list = document.getElementById("games");
   let cards;
   try {
-    cards = await api("GET", "/api/games");
+    cards = await api("GET", "/api/v1/games");
   } catch (error) {
     list.textContent = `Cannot load the games: ${error.message}`;
     return;
@@ -38,7 +38,7 @@ async function animatePreview(container, name) {
   let views, renderer;
   try {
     [views, renderer] = await Promise.all([
-      api("GET", `/api/games/${name}/demo`).then((answer) => answer.views), loadRenderer(name)]);
+      api("GET", `/api/v1/games/${name}/demo`).then((answer) => answer.views), loadRenderer(name)]);
   } catch {
     return;
   }
@@ -66,7 +66,7 @@ async function showUnfinished() {
     list.appendChild(item);
     let payload;
     try {
-      payload = await api("GET", `/api/sessions/${encodeURIComponent(entry.session)}`);
+      payload = await api("GET", `/api/v1/sessions/${encodeURIComponent(entry.session)}`);
     } catch (error) {
       if (error.status === 404) {
         item.classList.add("gone");

@@ -10,7 +10,7 @@ const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean)
 const AI_PAUSE_MS = 450;      // between two AI moves, so that a person can follow
 const PERSON = "person";
 
-let card = null;        // the game's description from /api/games
+let card = null;        // the game's description from /api/v1/games
 let renderer = null;    // the game's renderer module (docs/adding-a-game.md)
 let current = null;     // the last payload from the server
 let board = null;       // the renderer's board object
@@ -46,7 +46,7 @@ async function start() {
   initTheme($("theme"));
   document.body.dataset.game = gameName;
   try {
-    const cards = await api("GET", "/api/games");
+    const cards = await api("GET", "/api/v1/games");
     card = cards.find((c) => c.name === gameName);
   } catch (error) {
     showNotice(`Cannot load the games: ${error.message}`);
@@ -64,7 +64,7 @@ async function start() {
   const query = new URLSearchParams(location.search);
   if (query.get("session")) {  // the game this page was showing: on the server, if it still is
     try {
-      show(await api("GET", `/api/sessions/${encodeURIComponent(query.get("session"))}`), {});
+      show(await api("GET", `/api/v1/sessions/${encodeURIComponent(query.get("session"))}`), {});
       return;
     } catch (error) {
       if (error.status !== 404) {
@@ -107,7 +107,7 @@ async function openSession(body) {
   const slow = setTimeout(() => setThinking(true, "Making a new game…"), 300);
   let payload;
   try {
-    payload = await api("POST", "/api/sessions", body);
+    payload = await api("POST", "/api/v1/sessions", body);
   } finally {
     clearTimeout(slow);
     if (thinking) setThinking(false);
@@ -143,7 +143,7 @@ function show(payload, { animate = false } = {}) {
     board = renderer.createBoard($("board"), {
       onMove: playMove, toolbar: $("game-controls"),
       onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
-      fetchAnalysis: can("analyzer") ? () => api("GET", `/api/sessions/${current.session}/analysis`) : null,
+      fetchAnalysis: can("analyzer") ? () => api("GET", `/api/v1/sessions/${current.session}/analysis`) : null,
     });
     boardKind = view.kind;
   }
@@ -220,6 +220,7 @@ function showNotice(message, kind = "error") {
 function setThinking(value, label = "AI is thinking…") {
   thinking = value;
   $("thinking").hidden = !value;
+  $("cancel-thinking").hidden = !value || !current;
   $("thinking").textContent = label;
   if (board) board.setEnabled(!value && seatToMove() === PERSON);
   if (current) updateButtons();
@@ -251,13 +252,13 @@ function act(method, path, body, options = { animate: true }) {
 
 function playMove(move) {
   if (!current || thinking) return;
-  act("POST", `/api/sessions/${current.session}/move`, { move });
+  act("POST", `/api/v1/sessions/${current.session}/move`, { move });
 }
 
 function command(name) {
   if (!current) return;
   if (name === "solve" && !can("solver")) return;
-  act("POST", `/api/sessions/${current.session}/${name}`, undefined, { animate: name !== "undo" });
+  act("POST", `/api/v1/sessions/${current.session}/${name}`, undefined, { animate: name !== "undo" });
 }
 
 async function newGame(params = null, seats = null) {
@@ -270,7 +271,7 @@ async function ask(path, onAnswer) {
   const mine = token;
   setThinking(true, "Thinking…");
   try {
-    const answer = await api("GET", `/api/sessions/${current.session}/${path}`);
+    const answer = await api("GET", `/api/v1/sessions/${current.session}/${path}`);
     if (mine !== token) return;
     setThinking(false);
     onAnswer(answer);
@@ -307,7 +308,7 @@ async function aiMove(asked = false) {
   hintMove = null;
   setThinking(true);
   try {
-    const payload = await api("POST", `/api/sessions/${current.session}/ai`, {});
+    const payload = await api("POST", `/api/v1/sessions/${current.session}/ai`, {});
     if (mine !== token) return;
     setThinking(false);
     show(payload, { animate: true });
@@ -336,7 +337,26 @@ function togglePause() {
 
 // --- controls, settings, help, keys ---
 
+// Cancel: the server stops the computation (its CPU is free within a second); the answer,
+// if any arrives, is dropped.
+async function cancelThinking() {
+  if (!thinking || !current) return;
+  token++;
+  setThinking(false);
+  // AI against AI: stay paused (Resume goes on); against a person, "AI move" asks again.
+  if (current.seats.every((s) => s !== PERSON)) paused = true;
+  clearTimeout(aiTimer);
+  updateButtons();
+  try {
+    await api("POST", `/api/v1/sessions/${current.session}/cancel`);
+    showNotice("Stopped.", "info");
+  } catch (error) {
+    showNotice(error.message);
+  }
+}
+
 function wireControls() {
+  $("cancel-thinking").addEventListener("click", cancelThinking);
   $("new").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
   $("again").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
   $("undo").addEventListener("click", () => command("undo"));
@@ -417,7 +437,7 @@ async function startFromSettings() {
 
 async function applySeats() {
   const { seats } = settingsValues();
-  if (await act("PUT", `/api/sessions/${current.session}/seats`, { seats }, {})) {
+  if (await act("PUT", `/api/v1/sessions/${current.session}/seats`, { seats }, {})) {
     remember("seats", seats);
     $("settings-dialog").close();
   }
@@ -452,6 +472,11 @@ function buildHelp() {
 
 function onKey(event) {
   if (document.querySelector("dialog[open]")) return;
+  if (event.key === "Escape" && thinking) {
+    cancelThinking();
+    event.preventDefault();
+    return;
+  }
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
   if (event.altKey || event.metaKey) return;

@@ -1,0 +1,76 @@
+"""What a compute worker does: one job of machine play on a game state, within a budget.
+
+A job names the game and carries the state (pickled: states are plain frozen dataclasses),
+so a worker needs no database and no session. Each worker process builds the registry once,
+with the server's level files, and owns the games' caches (bounded, like everything).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridgames.core.errors import BadInput
+from gridgames.core.result import Budget, Result
+from gridgames.core.rng import Rng
+
+KINDS = ("ai", "hint", "solve", "check", "analysis", "new_desc", "demo")
+# Machine play on a position: the job's kind -> the game's capability entry, its method, and
+# what a person calls it.
+CAPABILITY = {"ai": ("ai", "choose", "AI player"), "hint": ("hints", "hint", "hints"),
+              "solve": ("solver", "solve", "solver"), "check": ("checker", "check", "checker"),
+              "analysis": ("analyzer", "analyze", "analysis")}
+
+
+def capability(game: Any, kind: str) -> Any:
+    """The game's entry for a kind of machine play; BadInput when it has none."""
+    entry, _, words = CAPABILITY[kind]
+    found = getattr(game, entry)
+    if found is None:
+        raise BadInput(f"{game.title} has no {words}")
+    return found
+
+
+@dataclass(frozen=True)
+class Job:
+    kind: str  # one of KINDS
+    game: str
+    state: Any = None
+    budget: Budget = field(default_factory=Budget)
+    level: str = ""  # ai
+    seed: str = ""  # ai: ties; new_desc: the start
+    params: str = ""  # new_desc
+
+
+class Worker:
+    """The compute side of one worker process (created in the process itself)."""
+
+    def __init__(self, levels: tuple[str, ...], memory_mb: int | None, nice: int) -> None:
+        if nice:
+            os.nice(nice)  # below the server: moves and reads come first
+        if memory_mb:  # a job that needs more fails alone (MemoryError), the server lives on
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        from gridgames.registry import default_games
+
+        self.games, _ = default_games().with_level_files(levels)
+        for game in self.games.values():  # compiled kernels load (or compile) now, not in a job
+            for entry in game.capabilities().values():
+                if hasattr(entry, "warm"):
+                    entry.warm()
+
+    def run(self, job: Job) -> Any:
+        game = self.games.get_game(job.game)
+        if job.kind == "new_desc":
+            return game.new_desc(game.parse_params(job.params), Rng(job.seed))
+        if job.kind == "demo":
+            from gridgames.compute.demo import demo_views
+
+            return demo_views(game, self.games)
+        entry = capability(game, job.kind)
+        if job.kind == "ai":
+            return entry.choose(job.state, job.level, Rng(job.seed), job.budget)
+        found: Result[Any] = getattr(entry, CAPABILITY[job.kind][1])(job.state, job.budget)
+        return found

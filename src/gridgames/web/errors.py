@@ -1,0 +1,108 @@
+"""Every error is JSON `{"error": "one clear line"}` with a 4xx status that says what kind it
+is, and the OpenAPI description lists each one an endpoint can answer. A 500 is a bug."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from gridgames.compute.pool import Busy, Cancelled, JobFailed
+from gridgames.core.errors import BadInput, IllegalMove, UnknownName
+from gridgames.store import Conflict
+
+log = logging.getLogger("gridgames")
+
+
+class ErrorBody(BaseModel):
+    error: str
+
+
+class RateLimited(BadInput):
+    """Too many requests of one kind from one client (429)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+MEANING = {
+    400: "malformed input: a bad params string, game ID, save file, body or move text",
+    403: "a state-changing request from another site",
+    404: "no such game, session or level",
+    409: "refused by the rules or the turn order, or the game changed meanwhile: nothing "
+         "was changed",
+    413: "the request body is too large (64 KiB; a save file 1 MB)",
+    429: "too many requests from you (Retry-After says when to try again)",
+    500: "a bug in the server: it should never happen",
+    503: "the server is too busy thinking, or a computation failed (Retry-After)",
+}
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI `responses` of an endpoint that can answer these errors."""
+    return {code: {"model": ErrorBody, "description": MEANING[code]} for code in codes}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    def answer(message: str, status: int, retry_after: int | None = None) -> JSONResponse:
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+    @app.exception_handler(IllegalMove)
+    async def illegal(_: Request, err: IllegalMove) -> JSONResponse:
+        return answer(str(err), 409)
+
+    @app.exception_handler(Conflict)
+    async def conflict(_: Request, err: Conflict) -> JSONResponse:
+        return answer(str(err), 409)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_: Request, err: RateLimited) -> JSONResponse:
+        return answer(str(err), 429, err.retry_after)
+
+    @app.exception_handler(BadInput)
+    async def bad_input(_: Request, err: BadInput) -> JSONResponse:
+        return answer(str(err), 400)
+
+    @app.exception_handler(UnknownName)
+    async def not_found(_: Request, err: UnknownName) -> JSONResponse:
+        return answer(str(err), 404)
+
+    @app.exception_handler(Busy)
+    async def busy(_: Request, err: Busy) -> JSONResponse:
+        return answer(str(err), 429 if err.per_client else 503, err.retry_after)
+
+    @app.exception_handler(Cancelled)
+    async def cancelled(_: Request, err: Cancelled) -> JSONResponse:
+        return answer("the computation was cancelled; nothing was changed", 409)
+
+    @app.exception_handler(JobFailed)
+    async def failed(_: Request, err: JobFailed) -> JSONResponse:
+        return answer(str(err), 503, 2)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_: Request, err: RequestValidationError) -> JSONResponse:
+        first = err.errors()[0] if err.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        if first.get("type") == "json_invalid":
+            return answer("request body is not valid JSON", 400)
+        return answer(f"{where}: {first.get('msg', 'invalid')}"[:300], 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, err: StarletteHTTPException) -> JSONResponse:
+        return answer(str(err.detail), err.status_code)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_: Request, err: RecursionError) -> JSONResponse:
+        return answer("the request is nested too deeply", 400)
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, err: Exception) -> JSONResponse:  # a bug: still JSON
+        log.exception("error in %s %s", request.method, request.url.path)
+        return answer(f"internal error ({type(err).__name__})", 500)
