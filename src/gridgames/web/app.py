@@ -30,7 +30,7 @@ from gridgames.registry import Games, default_games
 from gridgames.store import SqlStore, open_store
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.config import ServerConfig
-from gridgames.web.errors import install_error_handlers
+from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.limits import BodyLimit
 from gridgames.web.security import Security
 from gridgames.web.tables import Tables
@@ -87,13 +87,15 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     install_error_handlers(app)
     _pages(app, games)
     app.include_router(api_router(Api(tables, games, compute, config)))
+    describe_errors(app)
 
     @app.get("/healthz", summary="The process is alive", tags=["health"])
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
     @app.get("/readyz", summary="The database can be reached", tags=["health"],
-             response_model=None)
+             response_model=None, responses={503: {"description": "the database cannot "
+                                                    "be reached"}})
     def readyz() -> dict[str, str] | JSONResponse:
         try:
             store.ping()

@@ -49,6 +49,32 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": ErrorBody, "description": MEANING[code]} for code in codes}
 
 
+def describe_errors(app: FastAPI) -> None:
+    """The OpenAPI description says what the app really answers: every state-changing
+    operation can be refused as coming from another site (403, the Security middleware),
+    and a body that does not validate is a 400 (FastAPI's default 422 is never sent)."""
+    make = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = make()
+            for operations in schema.get("paths", {}).values():
+                for method, operation in operations.items():
+                    responses = operation.setdefault("responses", {})
+                    responses.pop("422", None)
+                    if method in ("post", "put", "patch", "delete"):
+                        responses.setdefault("403", {
+                            "description": MEANING[403],
+                            "content": {"application/json": {"schema": {
+                                "$ref": "#/components/schemas/ErrorBody"}}}})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schema.get("components", {}).get("schemas", {}).pop(name, None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install_error_handlers(app: FastAPI) -> None:
     def answer(message: str, status: int, retry_after: int | None = None) -> JSONResponse:
         headers = {"Retry-After": str(retry_after)} if retry_after else None
