@@ -7,26 +7,37 @@ Modes (all by default):
 - open: GAMES games each making one move a second (open loop: a move is due at its time
   whether or not the server kept up; latency is measured from the time it was due):
   moves a second, p50/p95/p99, errors;
+- compute: the open loop while 4 clients keep asking for machine play (Trilobite analysis,
+  Polar solutions of the original levels): move latency as in open, compute jobs done and
+  refused (429/503, the documented answers of a full pool), other answers, and the memory of
+  the server with its compute workers;
 - rss: the server's memory (RSS) after RSS_GAMES games of RSS_MOVES moves each were played
-  through it, and after one game was loaded from a save of about 1 MB.
+  through it, and after one game was loaded from a save of about 1 MB;
+- bound: the memory of the server and its compute workers under --memory-mb after the full
+  sizes: BOUND_GAMES games created, BOUND_SHAPES Trilobite board shapes analysed,
+  BOUND_SAVES saves of about 1 MB loaded.
 
 Games are Polar level 1 with the penguin walking right and left: every move is legal, none
 ends the game, and each is one stored change.
 
-Usage: python bench/bench_store.py [--db sqlite,postgresql] [--mode closed,open,rss]
-  [--games 200] [--seconds 20] [--rss-games 10000] [--rss-moves 200]
+Usage: python bench/bench_store.py [--db sqlite,postgresql]
+  [--mode closed,open,compute,rss,bound] [--games 200] [--seconds 20] [--rss-games 10000]
+  [--rss-moves 200] [--bound-games 100000] [--bound-shapes 500] [--bound-saves 20]
+  [--memory-mb 4096]
 Prints one line per database and mode.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
@@ -108,33 +119,141 @@ def closed_loop(port: int, games: int, seconds: float) -> str:
             f" errors={errors}")
 
 
-def open_loop(port: int, games: int, seconds: float, threads: int = 64) -> str:
-    """Each game moves once a second, the games' moves spread over the second."""
+class AsyncClient:
+    """One keep-alive HTTP/1.1 connection on asyncio: the open loop drives every game from
+    one thread, so the driver's own threads do not delay the moves it measures."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def call(self, method: str, path: str, body: object = None) -> int:
+        if self.streams is None:
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.streams
+        data = b"" if body is None else json.dumps(body).encode()
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                     f"application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+                     + data)
+        status = int((await reader.readline()).split()[1])
+        length = 0
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        await reader.readexactly(length)
+        return status
+
+
+def open_loop(port: int, games: int, seconds: float) -> str:
+    """Each game moves once a second, the games' moves spread over the second; latency is
+    measured from when a move was due."""
     sids = new_games(port, games)
     latencies: list[float] = []
     errors = 0
-    lock = threading.Lock()
-    start = time.perf_counter() + 0.5
-    due = sorted((start + second + index / games, sid, second)
-                 for second in range(int(seconds)) for index, sid in enumerate(sids))
 
-    def send(job: tuple[float, str, int]) -> None:
+    async def play(index: int, sid: str, start: float) -> None:
         nonlocal errors
-        at, sid, number = job
-        delay = at - time.perf_counter()
-        if delay > 0:
-            time.sleep(delay)
-        _, status = move(port, sid, number)
-        with lock:
-            latencies.append(time.perf_counter() - at)  # from when it was due
+        me = AsyncClient(port)
+        for second in range(int(seconds)):
+            at = start + second + index / games
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            status = await me.call("POST", f"/api/v1/sessions/{sid}/move",
+                                   {"move": WALK[second % 2]})
+            latencies.append(time.perf_counter() - at)
             errors += status != 200
 
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(send, due))
-    took = time.perf_counter() - start
+    async def run() -> float:
+        start = time.perf_counter() + 0.5
+        await asyncio.gather(*(play(index, sid, start) for index, sid in enumerate(sids)))
+        return time.perf_counter() - start
+
+    took = asyncio.run(run())
     return (f"open games={games} moves_per_s={len(latencies) / took:.0f} p50_ms="
             f"{percentile(latencies, .5) * 1000:.1f} p95_ms={percentile(latencies, .95) * 1000:.1f}"
             f" p99_ms={percentile(latencies, .99) * 1000:.1f} errors={errors}")
+
+
+def compute_load(server: Server, games: int, seconds: float, askers: int = 4) -> str:
+    """The open loop while `askers` clients keep asking for machine play (Trilobite
+    analysis, Polar solutions), each with its own connection, waiting when refused."""
+    port = server.port
+    stop = threading.Event()
+    answers: Counter[int] = Counter()
+    lock = threading.Lock()
+
+    def ask(number: int) -> None:
+        me = Client(port)
+        trilobite = me.call("POST", "/api/v1/sessions", {"game": "trilobite",
+                                                         "seed": f"a{number}"})[1]["session"]
+        for column in "4453"[: 2 + number % 3]:
+            me.call("POST", f"/api/v1/sessions/{trilobite}/move", {"move": column})
+        polar = me.call("POST", "/api/v1/sessions", {
+            "game": "polar", "params": f"pack=original,level={number % 6 + 1}"})[1]["session"]
+        turn = 0
+        while not stop.is_set():
+            if turn % 2 == 0:
+                status, _ = me.call("GET", f"/api/v1/sessions/{trilobite}/analysis")
+            else:
+                status, _ = me.call("POST", f"/api/v1/sessions/{polar}/solve")
+                if status == 200:  # back to the start, so that the next one solves again
+                    me.call("POST", f"/api/v1/sessions/{polar}/undo")
+            with lock:
+                answers[status] += 1
+            if status in (429, 503):
+                stop.wait(1.0)  # as the page does after Retry-After
+            turn += 1
+
+    threads = [threading.Thread(target=ask, args=(n,), daemon=True) for n in range(askers)]
+    for thread in threads:
+        thread.start()
+    line = open_loop(port, games, seconds)
+    rss = server.rss_mb()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=120)
+    refused = answers[429] + answers[503]
+    other = sum(count for status, count in answers.items() if status not in (200, 429, 503))
+    return (f"compute {line} askers={askers} jobs_done={answers[200]} "
+            f"jobs_refused={refused} jobs_other={other} rss_mb={rss:.0f}")
+
+
+def bound(server: Server, games: int, shapes: int, saves: int, memory_mb: int) -> str:
+    """Memory of the server and its compute workers after the full sizes: `games` games
+    created, `shapes` Trilobite board shapes analysed, `saves` saves of about 1 MB loaded."""
+    port = server.port
+    for first in progress(range(0, games, 1000), (games + 999) // 1000, "games"):
+        new_games(port, min(1000, games - first))
+    after_games = server.rss_mb()
+    # 613 shapes: every board size with lines of 3, and from 4x4 up with lines of 4.
+    sizes = [(w, h, line) for line in (3, 4) for w in range(line, 21) for h in range(line, 21)]
+    analysed: Counter[int] = Counter()
+    for width, height, line in progress(sizes[:shapes], min(shapes, len(sizes)), "shapes"):
+        status, game = client(port).call("POST", "/api/v1/sessions", {
+            "game": "trilobite", "params": f"width={width},height={height},line={line}"})
+        status, _ = client(port).call("GET", f"/api/v1/sessions/{game['session']}/analysis")
+        analysed[status] += 1
+    after_shapes = server.rss_mb()
+    save = big_save()
+    loaded = Counter(client(port).call("POST", "/api/v1/sessions/load", json.loads(save))[0]
+                     for _ in range(saves))
+    after_saves = server.rss_mb()
+    return (f"bound memory_mb={memory_mb} games={games} after_games_mb={after_games:.0f} "
+            f"shapes={shapes} analysed={dict(analysed)} after_shapes_mb={after_shapes:.0f} "
+            f"saves={saves} save_kb={len(save) // 1024} loaded={dict(loaded)} "
+            f"after_saves_mb={after_saves:.0f}")
+
+
+def big_save() -> str:
+    """A Polar game's save of about 1 MB: a long walk, ended by a long recorded solve."""
+    from gridgames.session import Session
+
+    session = Session.new("polar", "level=1", seed="big")
+    for number in range(20_000):
+        session.play(WALK[number % 2])
+    data = session.to_dict()
+    data["moves"][-1] = "!solve " + " ".join(["R", "L"] * 40_000)
+    return json.dumps(data)
 
 
 def rss_kb(server: Server) -> int:
@@ -151,14 +270,7 @@ def memory(server: Server, games: int, moves: int) -> str:
         with ThreadPoolExecutor(16) as pool:
             list(pool.map(lambda sid: [move(port, sid, n) for n in range(moves)], sids))
     after_games = rss_kb(server)
-    from gridgames.session import Session
-
-    session = Session.new("polar", "level=1", seed="big")
-    for number in range(20_000):
-        session.play(WALK[number % 2])
-    data = session.to_dict()
-    data["moves"][-1] = "!solve " + " ".join(["R", "L"] * 40_000)  # a long recorded solve
-    save = json.dumps(data)
+    save = big_save()
     status, _ = client(port).call("POST", "/api/v1/sessions/load", json.loads(save))
     after_load = rss_kb(server)
     return (f"rss games={games} moves_each={moves} start_mb={before / 1024:.0f} "
@@ -169,11 +281,15 @@ def memory(server: Server, games: int, moves: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", default="sqlite,postgresql")
-    parser.add_argument("--mode", default="closed,open,rss")
+    parser.add_argument("--mode", default="closed,open,compute,rss,bound")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rss-games", type=int, default=10_000)
     parser.add_argument("--rss-moves", type=int, default=200)
+    parser.add_argument("--bound-games", type=int, default=100_000)
+    parser.add_argument("--bound-shapes", type=int, default=500)
+    parser.add_argument("--bound-saves", type=int, default=20)
+    parser.add_argument("--memory-mb", type=int, default=4096)
     args = parser.parse_args()
     for db in args.db.split(","):
         with ExitStack() as stack:
@@ -183,12 +299,18 @@ def main() -> None:
                 pg = stack.enter_context(throwaway_postgres(fsync=True))
                 url = pg.create_database("bench")
             for mode in args.mode.split(","):
-                server = Server(url, "--keep-days", "30")
+                server = Server(url, "--keep-days", "30", "--games-per-minute", "1000000",
+                                "--memory-mb", str(args.memory_mb))
                 try:
                     if mode == "closed":
                         line = closed_loop(server.port, args.games, args.seconds)
                     elif mode == "open":
                         line = open_loop(server.port, args.games, args.seconds)
+                    elif mode == "compute":
+                        line = compute_load(server, args.games, args.seconds)
+                    elif mode == "bound":
+                        line = bound(server, args.bound_games, args.bound_shapes,
+                                     args.bound_saves, args.memory_mb)
                     else:
                         line = memory(server, args.rss_games, args.rss_moves)
                     print(f"{db} {line}", flush=True)

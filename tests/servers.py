@@ -12,6 +12,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from tests.conftest import free_port
@@ -52,6 +53,11 @@ class Server:
         except urllib.error.HTTPError as err:
             return err.code, json.loads(err.read() or b"null")
 
+    def rss_mb(self) -> float:
+        """The resident memory of the server and every process under it (its compute
+        workers), in MB."""
+        return sum(_rss_kb(pid) for pid in _tree(self.process.pid)) / 1024
+
     def kill(self) -> None:
         """kill -9: no clean shutdown at all."""
         self.process.send_signal(signal.SIGKILL)
@@ -67,3 +73,28 @@ class Server:
                 self.process.wait()
         self.output.seek(0)
         return self.output.read()
+
+
+def _tree(root: int) -> list[int]:
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(parents.get(pid, []))
+    return found
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in status.splitlines()
+                 if line.startswith("VmRSS:")), 0)

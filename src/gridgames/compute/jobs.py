@@ -44,12 +44,21 @@ class Job:
     params: str = ""  # new_desc
 
 
+def lower_priority(nice: int) -> None:
+    """Below the server: moves and reads come first. On Linux the worker runs only when no
+    ordinary process wants the CPU (SCHED_IDLE); elsewhere it is niced."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(nice)
+
+
 class Worker:
     """The compute side of one worker process (created in the process itself)."""
 
     def __init__(self, levels: tuple[str, ...], memory_mb: int | None, nice: int) -> None:
         if nice:
-            os.nice(nice)  # below the server: moves and reads come first
+            lower_priority(nice)
         if memory_mb:  # a job that needs more fails alone (MemoryError), the server lives on
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

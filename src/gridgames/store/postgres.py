@@ -22,6 +22,11 @@ class PostgresStore(SqlStore):
         from psycopg_pool import ConnectionPool
 
         self.url = url
+        try:  # one connection first: its error says why (the pool's only says it timed out)
+            psycopg.connect(url, connect_timeout=5).close()
+        except (psycopg.Error, OSError) as err:
+            raise BadInput(f"cannot reach the PostgreSQL database {self.where}: "
+                           f"{_first_line(err)}") from None
         try:
             self._pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=True,
                                         timeout=10, kwargs={"connect_timeout": 5})
@@ -30,9 +35,8 @@ class PostgresStore(SqlStore):
         except (psycopg.Error, OSError, Exception) as err:
             if hasattr(self, "_pool"):
                 self._pool.close()
-            reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise BadInput(f"cannot reach the PostgreSQL database {self.where}: {reason}") \
-                from None
+            raise BadInput(f"cannot reach the PostgreSQL database {self.where}: "
+                           f"{_first_line(err)}") from None
 
     @property
     def where(self) -> str:
@@ -51,3 +55,8 @@ class PostgresStore(SqlStore):
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

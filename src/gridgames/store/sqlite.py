@@ -14,6 +14,9 @@ from gridgames.core.errors import BadInput
 from gridgames.store.schema import LATEST
 from gridgames.store.sql import Cursor, SqlStore
 
+CHECKPOINT_SECONDS = 0.5
+WRITER_CHECKPOINT_PAGES = 20_000  # about 80 MB of WAL
+
 
 class SQLiteStore(SqlStore):
     def __init__(self, path: str | Path) -> None:
@@ -28,12 +31,32 @@ class SQLiteStore(SqlStore):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            # The WAL is copied back into the database by a thread of its own (below), not
+            # by whichever commit crosses the threshold: a move never waits for that copy.
+            # The writer still does it past a large threshold, should the thread fall behind.
+            self._db.execute(f"PRAGMA wal_autocheckpoint={WRITER_CHECKPOINT_PAGES}")
             self._lock = threading.Lock()
             self._readers = threading.local()  # each thread reads on its own connection
             self._opened: list[sqlite3.Connection] = []
             self.migrate()
         except (sqlite3.Error, OSError) as err:
             raise BadInput(f"cannot open the SQLite database {self.path}: {err}") from None
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
+                                              name="sqlite-checkpoint")
+        self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                             timeout=30)
+        try:
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                try:  # PASSIVE: copies what it can without waiting for readers or writers
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    continue  # the writer's own checkpoint is the fallback
+        finally:
+            db.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Cursor]:
@@ -70,6 +93,8 @@ class SQLiteStore(SqlStore):
             cur.close()
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=10)
         with self._lock:
             for db in self._opened:
                 db.close()

@@ -122,10 +122,14 @@ def _sweep(store: SqlStore, keep_days: float, stop: threading.Event) -> None:
 
 async def _log_request(request: Request, call_next: Any) -> Any:
     started = time.perf_counter()
-    response = await call_next(request)
-    log.info("%s %s %d %.1f ms", request.method, request.url.path, response.status_code,
-             (time.perf_counter() - started) * 1000)
-    return response
+    status = 500  # a bug that escapes every handler is still one line here
+    try:
+        response = await call_next(request)
+        status = response.status_code
+        return response
+    finally:
+        log.info("%s %s %d %.1f ms", request.method, request.url.path, status,
+                 (time.perf_counter() - started) * 1000)
 
 
 def _pages(app: FastAPI, games: Games) -> None:

@@ -23,6 +23,12 @@ from gridgames.store import default_db, open_store
 from gridgames.web.config import ServerConfig, default_compute_workers
 
 CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configuration
+# --memory-mb is shared out so: each server process keeps SERVER_BASE_MB for itself and a
+# cache of live games (a quarter of the total, at most 256 MB, split between the processes);
+# the compute workers share the rest, each bounded by its address space (RLIMIT_AS), which
+# must leave room for the compiled kernels' runtime (MIN_WORKER_MB).
+SERVER_BASE_MB = 200
+MIN_WORKER_MB = 1024
 
 
 def add_serve_options(p: argparse.ArgumentParser) -> None:
@@ -42,14 +48,19 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think-seconds", type=float, default=10.0,
                    help="cap on one AI move, hint, check or analysis; a solution may take "
                    "twice as long (default 10)")
-    p.add_argument("--compute-workers", type=int, default=default_compute_workers(),
+    p.add_argument("--compute-workers", type=int, default=None,
                    help="processes for machine play, shared by all server processes "
-                   f"(default: one less than the cores, at least 1: here "
-                   f"{default_compute_workers()})")
-    p.add_argument("--memory-mb", type=int, default=4096,
-                   help="memory of the server and its compute workers together: a quarter "
-                   "(at most 256 MB) caches live games, the rest bounds the workers "
-                   "(default 4096)")
+                   "(default: one less than the cores, at least 1, and as many as "
+                   f"--memory-mb allows: here at most {default_compute_workers()})")
+    p.add_argument("--memory-mb", type=int, default=_env_int("GRIDGAMES_MEMORY_MB", 4096),
+                   help="memory of the server and its compute workers together: each server "
+                   f"process keeps {SERVER_BASE_MB} MB and a cache of live games (a quarter, "
+                   "at most 256 MB), the compute workers share the rest (default 4096, env "
+                   "GRIDGAMES_MEMORY_MB)")
+    p.add_argument("--games-per-minute", type=float,
+                   default=float(_env_int("GRIDGAMES_GAMES_PER_MINUTE", 60)),
+                   help="new games one client may start a minute, after a burst of twice as "
+                   "many (default 60, env GRIDGAMES_GAMES_PER_MINUTE)")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                    help="a proxy whose X-Forwarded-For names the client (repeatable; from "
                    "anyone else the header is ignored)")
@@ -77,21 +88,30 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--keep-days must be above 0")
     if not 0 < args.think_seconds <= 3600:
         raise BadInput("--think-seconds must be above 0 and at most 3600")
-    if not 1 <= args.compute_workers <= 256:
+    if args.compute_workers is not None and not 1 <= args.compute_workers <= 256:
         raise BadInput("--compute-workers must be from 1 to 256")
-    if not 512 <= args.memory_mb <= 1_048_576:
-        raise BadInput("--memory-mb must be at least 512")
+    if not 0 < args.games_per_minute <= 1_000_000:
+        raise BadInput("--games-per-minute must be above 0")
     db = args.db or default_db()
     if args.workers > 1 and not db.startswith(("postgresql://", "postgres://")):
         raise BadInput("--workers above 1 needs PostgreSQL (--db postgresql://...): an "
                        "SQLite database is served by one process")
     cache_mb = min(256, args.memory_mb // 4) // args.workers
-    worker_mb = (args.memory_mb - cache_mb * args.workers) // args.compute_workers
+    left_mb = args.memory_mb - (SERVER_BASE_MB + cache_mb) * args.workers
+    compute = args.compute_workers or max(1, min(default_compute_workers(),
+                                                 left_mb // MIN_WORKER_MB))
+    worker_mb = left_mb // compute
+    if worker_mb < MIN_WORKER_MB:
+        needed = (SERVER_BASE_MB + cache_mb) * args.workers + MIN_WORKER_MB * compute
+        raise BadInput(f"--memory-mb {args.memory_mb} is too small for {args.workers} server "
+                       f"and {compute} compute processes: give at least {needed}")
     return ServerConfig(db=db, think_seconds=args.think_seconds, keep_days=args.keep_days,
                         levels=tuple(args.levels or ()), cache_mb=max(16, cache_mb),
-                        compute_workers=args.compute_workers, compute_memory_mb=worker_mb,
+                        compute_workers=compute, compute_memory_mb=worker_mb,
                         trusted_proxies=tuple(args.trusted_proxy),
-                        public_origin=args.public_origin)
+                        public_origin=args.public_origin,
+                        games_per_minute=args.games_per_minute,
+                        games_burst=max(1, int(2 * args.games_per_minute)))
 
 
 def app_from_env() -> Any:
@@ -99,6 +119,7 @@ def app_from_env() -> Any:
     parent through the environment."""
     from gridgames.web.app import create_app
 
+    _log_setup()
     settings = json.loads(os.environ[CONFIG_ENV])
     config = ServerConfig(**{**settings, "levels": tuple(settings["levels"]),
                              "trusted_proxies": tuple(settings["trusted_proxies"])})
@@ -121,7 +142,7 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     workers = f" with {args.workers} processes" if args.workers > 1 else ""
     print(f"gridgames: serving on {url}{workers}, listening on {args.host}:{args.port}; "
           f"games kept in {where} (Ctrl+C to stop)", file=out, flush=True)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    _log_setup()
     if not args.no_browser and _has_display():
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     common = {"host": args.host, "port": args.port, "log_level": "warning",
@@ -150,6 +171,13 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     finally:
         service.close()
         pool.close()
+
+
+def _log_setup() -> None:
+    """One line per request and per error, from every server process; the connection
+    pool's retries stay quiet (a database that cannot be reached stops us with one line)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 
 
 def _has_display() -> bool:
