@@ -211,3 +211,20 @@ def test_api_docs_work_with_the_network_blocked(page, server_url):
     expect(move.first).to_be_visible(timeout=15000)
     assert refused == []  # it did not even try to reach anything else
     screenshot(page, "api-docs-offline")
+
+
+def test_thinking_can_be_cancelled(page, server_url):
+    """The perfect level on the empty 7x6 board thinks for its whole budget: the page says
+    so with a Cancel button, and Cancel stops it with nothing played."""
+    open_game(page, server_url, "trilobite", "trilobite::7/7/7/7/7/7")
+    page.locator("#aimove").click()
+    expect(page.locator("#thinking")).to_be_visible()
+    expect(page.locator("#cancel-thinking")).to_be_visible()
+    screenshot(page, "trilobite-thinking")
+    page.locator("#cancel-thinking").click()
+    expect(page.locator("#thinking")).to_be_hidden()
+    expect(page.locator("#notice")).to_have_text("Stopped.")
+    page.wait_for_timeout(1500)  # an answer that still came would show a stone now
+    expect(page.locator("[data-stone]")).to_have_count(0)
+    page.keyboard.press("4")  # the game goes on
+    expect(page.locator("[data-stone]")).to_have_count(1)
