@@ -245,15 +245,17 @@ def bound(server: Server, games: int, shapes: int, saves: int, memory_mb: int) -
 
 
 def big_save() -> str:
-    """A Polar game's save of about 1 MB: a long walk, ended by a long recorded solve."""
-    from gridgames.session import Session
+    """The longest Polar game the rules allow (20,000 moves, the last a recorded solve), as
+    a save padded with spaces to just under the 1 MB the load endpoint takes."""
+    from gridgames.session import MAX_HISTORY, Session
 
     session = Session.new("polar", "level=1", seed="big")
-    for number in range(20_000):
+    for number in range(MAX_HISTORY - 1000):
         session.play(WALK[number % 2])
     data = session.to_dict()
-    data["moves"][-1] = "!solve " + " ".join(["R", "L"] * 40_000)
-    return json.dumps(data)
+    data["moves"][-1] = "!solve " + " ".join(["R", "L"] * 500)
+    text = json.dumps(data)
+    return text + " " * (1024 * 1024 - 100 - len(text))
 
 
 def rss_kb(server: Server) -> int:

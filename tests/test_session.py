@@ -146,3 +146,24 @@ def test_memory_keeps_checkpoints_not_every_state():
     session.undo()
     session.play("R")  # a new move drops the redo tail and checkpoints beyond the cursor
     assert max(session._checkpoints) <= session.cursor
+
+
+def test_a_game_keeps_at_most_max_history_moves_solutions_included():
+    """Replaying any game is bounded work: a recorded solution's moves count too."""
+    from gridgames.session import MAX_HISTORY
+
+    session = Session.new("polar", "level=1", seed="long")
+    for number in range(MAX_HISTORY - 10):
+        session.play("RL"[number % 2])
+    data = session.to_dict()
+    data["moves"].append("!solve " + " ".join(["R", "L"] * 6))  # 12 more: 2 too many
+    data["cursor"] += 1
+    with pytest.raises(BadInput, match=f"at most {MAX_HISTORY} moves"):
+        Session.from_dict(data)
+    data["moves"][-1] = "!solve " + " ".join(["R", "L"] * 5)  # exactly MAX_HISTORY
+    full = Session.from_dict(data)
+    assert full.cursor == MAX_HISTORY - 9
+    with pytest.raises(BadInput, match=f"at most {MAX_HISTORY} moves"):
+        full.play("R")
+    full.undo()  # room again once the solve is undone
+    full.play("R")

@@ -33,7 +33,8 @@ RESTART = "!restart"
 SOLVE = "!solve"
 SAVE_FORMAT = "gridgames-save"
 SAVE_VERSION = 1
-MAX_HISTORY = 20_000
+MAX_HISTORY = 20_000  # moves a game keeps, the moves of recorded solutions included, so
+# that replaying any game (a load, a game read back from the database) is bounded work
 CHECKPOINT = 64  # a state is kept every this many moves
 Games = Mapping[str, Game]
 
@@ -46,6 +47,7 @@ class Session:
         self.seed = seed
         self.initial = game.new_state(params, desc)
         self._moves: list[str] = []  # _moves[i] leads from state i to state i + 1
+        self._applied = [0]  # _applied[i]: game moves that _moves[:i] apply (solutions count)
         self._checkpoints: dict[int, Any] = {0: self.initial}  # state i, i % CHECKPOINT == 0
         self._state = self.initial  # state `cursor`
         self.cursor = 0
@@ -62,11 +64,12 @@ class Session:
 
     @classmethod
     def from_id(cls, text: str, moves: list[str] | None = None,
-                games: Games | None = None) -> Session:
-        """A session at the position the ID gives, after `moves` (all checked)."""
+                games: Games | None = None, desc: str | None = None) -> Session:
+        """A session at the position the ID gives, after `moves` (all checked). `desc`: the
+        start a seeded ID makes, when the caller has generated it already."""
         games = games or default_games()
         gid = GameId.parse(text, games)
-        game, params, desc = gid.start(games)
+        game, params, desc = gid.start(games, desc)
         session = cls(game, params, desc, gid.seed)
         for number, move in enumerate(moves or [], 1):
             session._replay_one(move, number)
@@ -186,10 +189,15 @@ class Session:
 
     def _record(self, move: str) -> Any:
         """Apply a move or a marker at the cursor and record it (the redo tail goes)."""
-        if self.cursor >= MAX_HISTORY:
-            raise BadInput(f"a game keeps at most {MAX_HISTORY} moves")
+        applied = self._applied[self.cursor] + \
+            (max(1, move.count(" ")) if move.startswith(SOLVE) else 1)
+        if applied > MAX_HISTORY:
+            raise BadInput(f"a game keeps at most {MAX_HISTORY} moves (a recorded solution's "
+                           "moves included)")
         state = self._after(self._state, move)
         del self._moves[self.cursor:]
+        del self._applied[self.cursor + 1:]
+        self._applied.append(applied)
         for index in [i for i in self._checkpoints if i > self.cursor]:
             del self._checkpoints[index]
         self._moves.append(move)
@@ -227,14 +235,20 @@ class Session:
     @classmethod
     def load(cls, text: str | bytes, games: Games | None = None) -> Session:
         """A session from a save; BadInput naming the first problem, and no session at all."""
+        return cls.from_dict(cls.parse_save(text), games)
+
+    @staticmethod
+    def parse_save(text: str | bytes) -> Any:
         try:
-            data = json.loads(text)
+            return json.loads(text)
         except (ValueError, TypeError, RecursionError) as err:
             raise BadInput(f"save file is not JSON: {str(err)[:80]}") from None
-        return cls.from_dict(data, games)
 
     @classmethod
-    def from_dict(cls, data: Any, games: Games | None = None) -> Session:
+    def from_dict(cls, data: Any, games: Games | None = None,
+                  seed_desc: str | None = None) -> Session:
+        """A session from a parsed save. `seed_desc`: the start the save's seed makes, when
+        the caller has generated it already (it is checked against the save's desc)."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise BadInput("not a gridgames save file")
         if data.get("version") != SAVE_VERSION:
@@ -253,7 +267,8 @@ class Session:
             raise BadInput(f"save file: cursor {cursor} is outside 0..{len(moves)}")
         game = find_game(games or default_games(), data["game"])
         params = game.parse_params(data["params"])
-        if seed is not None and game.new_desc(params, Rng(seed)) != data["desc"]:
+        if seed is not None and (seed_desc if seed_desc is not None else
+                                 game.new_desc(params, Rng(seed))) != data["desc"]:
             raise BadInput("save file: the desc does not match the seed")
         try:
             session = cls(game, params, data["desc"], seed)

@@ -67,11 +67,14 @@ class GameId:
             return f"{self.game}:{self.params}:{self.desc}"
         return f"{self.game}:{self.params}#{self.seed}"
 
-    def start(self, games: Mapping[str, Game]) -> tuple[Game, Params, str]:
-        """The game, its params and the start desc (generated from the seed if need be)."""
+    def start(self, games: Mapping[str, Game], generated: str | None = None
+              ) -> tuple[Game, Params, str]:
+        """The game, its params and the start desc (generated from the seed if need be, or
+        `generated`: the caller's, made from the seed already)."""
         game = find_game(games, self.game)
         params = game.parse_params(self.params)
-        desc = self.desc if self.desc is not None else game.new_desc(params, Rng(self.seed))
+        desc = self.desc if self.desc is not None else \
+            generated if generated is not None else game.new_desc(params, Rng(self.seed))
         return game, params, desc
 
     def start_state(self, games: Mapping[str, Game]) -> tuple[Game, Any]:

@@ -23,6 +23,7 @@ from gridgames.compute.pool import SERVER
 from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
 from gridgames.core.game import describe
+from gridgames.core.ids import GameId
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.registry import Games
@@ -187,34 +188,46 @@ def api_router(api: Api) -> APIRouter:
     async def new_session(body: NewGame, request: Request) -> dict[str, Any]:
         api.may_create(request)
         if body.id is not None:
-            session = await run_in_threadpool(Session.from_id, body.id, body.moves, games)
+            gid = GameId.parse(body.id, games)
+            desc = await generated(request, gid.game, gid.params, gid.seed)
+            session = await run_in_threadpool(Session.from_id, body.id, body.moves, games, desc)
         elif body.game is not None:
             if body.moves:
                 raise BadInput("moves need an id to start from")
-            session = await new_game(body, request)
+            game = games.get_game(body.game)
+            seed = body.seed if body.seed is not None else Rng.new_seed()
+            desc = await generated(request, game.name, body.params, seed)
+            params = game.parse_params(body.params)
+            session = Session(game, params, desc if desc is not None else
+                              game.new_desc(params, Rng(seed)), seed)
         else:
             raise BadInput("give a game name or a game id")
         seats = check_seats(session.game, body.seats)
         return await run_in_threadpool(lambda: payload(api.tables.create(session, seats)))
 
-    async def new_game(body: NewGame, request: Request) -> Session:
-        game = games.get_game(body.game)
-        params = game.parse_params(body.params)
-        seed = body.seed if body.seed is not None else Rng.new_seed()
-        if game.generator is None:
-            return Session.new(game.name, body.params, seed, games)
-        # A generated puzzle can take seconds to make: the compute pool makes it.
-        desc = await api.think(request, Job("new_desc", game.name, params=params.format(),
+    async def generated(request: Request, name: str, params_text: str, seed: str | None
+                        ) -> str | None:
+        """The start a seed makes, for a game whose starts are generated: made by the compute
+        pool, since a graded puzzle can take seconds. None where the game makes its start
+        at once (the caller does)."""
+        game = games.get_game(name)
+        if seed is None or game.generator is None:
+            return None
+        params = game.parse_params(params_text)
+        return await api.think(request, Job("new_desc", game.name, params=params.format(),
                                             seed=seed), f"new:{api.client(request)}",
                                GENERATE_SECONDS)
-        return Session(game, params, desc, seed)
 
     @router.post("/sessions/load", status_code=201, summary="Start a game from a save file "
-                 "(up to 1 MB)", responses=errors(404, 409, 429))
+                 "(up to 1 MB)", responses=errors(404, 409, 429, 503))
     async def load_session(request: Request) -> dict[str, Any]:
         api.may_create(request)
-        data = await request.body()
-        session = await run_in_threadpool(Session.load, data, games)
+        data = await run_in_threadpool(Session.parse_save, await request.body())
+        desc = None
+        if isinstance(data, dict) and isinstance(data.get("game"), str) and \
+                isinstance(data.get("params"), str) and isinstance(data.get("seed"), str):
+            desc = await generated(request, data["game"], data["params"], data["seed"])
+        session = await run_in_threadpool(Session.from_dict, data, games, desc)
         return await run_in_threadpool(
             lambda: payload(api.tables.create(session, check_seats(session.game, None))))
 
