@@ -20,6 +20,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+# The solvers' table (solver.py and its compiled mirror) keeps per position an upper bound
+# (the score itself: |score| <= MAX_SCORE on boards of up to 63 cells) or a lower bound from
+# a beta cut-off (score + LOWER, so stored > MAX_SCORE). The two ranges do not meet, so an
+# entry says which it is.
+MAX_SCORE = 32
+LOWER = 2 * MAX_SCORE + 1
+
 
 @dataclass(frozen=True)
 class Geometry:

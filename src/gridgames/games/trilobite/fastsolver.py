@@ -11,16 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames.games.trilobite.bitboard import geometry
+from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, geometry
 
 # The constants and counters of a search, in one int64 array: compiled calls pass each array
 # argument as a descriptor with reference counting, so one array beats eight in the recursion.
 WIDTH, CELLS, LINE, BOTTOM, BOARD, EPOCH, BUDGET, NODES, ABORTED, COLUMNS = range(10)
 DIRS = 10  # four shifts: vertical, horizontal, two diagonals
 ORDER = 14  # `width` columns, centre first; then the `width` column masks
-# A table entry is an upper bound (the score itself, |score| <= 32 on boards of up to 63
-# cells) or a lower bound from a beta cut-off (score + LOWER, so 32 <= stored <= 96).
-LOWER = 64
 ENTRY_BYTES = 9  # int64 key (with the epoch in its top bits) + int8 bound
 EPOCH_BITS = 14
 
@@ -125,7 +122,7 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames
             tagged = key | c[EPOCH]  # the key with the table's epoch in its top bits
             if keys[slot] == tagged:
                 stored = bounds[slot]
-                if stored >= LOWER - 64:  # a lower bound, from an earlier cut-off
+                if stored > MAX_SCORE:  # a lower bound, from an earlier cut-off
                     if alpha < stored - LOWER:
                         alpha = stored - LOWER
                         if alpha >= beta:

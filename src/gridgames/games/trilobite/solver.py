@@ -14,7 +14,8 @@ The ideas, each small (after Pons' "Solving Connect 4", written here from the de
 - only non-losing moves: when the opponent has a winning cell we must take it (two means we
   lose), and we never play just below an opponent's winning cell;
 - move order: the moves that create the most new winning cells first, centre first on ties;
-- a transposition table of upper bounds, of bounded size (the memory budget).
+- a transposition table of bounds, of bounded size (the memory budget): an upper bound when
+  every move failed low, a lower bound from a beta cut-off.
 Winning cells for any line length come from shifted ANDs of the stones in each direction.
 
 This is the clear reference implementation; fastsolver.py compiles the same search.
@@ -32,7 +33,7 @@ from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
-from gridgames.games.trilobite.bitboard import Bitboard, Geometry, geometry
+from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard, Geometry, geometry
 from gridgames.games.trilobite.game import COLUMN_NAMES
 
 
@@ -101,7 +102,7 @@ class Solver:
     def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         """Score within (alpha, beta); the side to move cannot win at once."""
         self.nodes += 1
-        if self.nodes > self.limit or (self.deadline is not None and not self.nodes & 4095
+        if self.nodes > self.limit or (self.deadline is not None and not self.nodes & 1023
                                        and time.monotonic() > self.deadline):
             raise _OverBudget
         g = self.g
@@ -118,8 +119,14 @@ class Solver:
         high = (g.cells - 1 - moves) // 2
         key = current + mask
         bound = self.table.get(key)
-        if bound is not None and bound < high:
-            high = bound
+        if bound is not None:
+            if bound > MAX_SCORE:  # a lower bound, from an earlier cut-off
+                if alpha < bound - LOWER:
+                    alpha = bound - LOWER
+                    if alpha >= beta:
+                        return alpha
+            elif bound < high:  # an upper bound
+                high = bound
         if beta > high:
             beta = high
             if alpha >= beta:
@@ -135,13 +142,17 @@ class Solver:
             child = current ^ mask
             score = -self.negamax(child, mask | move, moves + 1, -beta, -alpha)
             if score >= beta:
+                self._store(key, score + LOWER)
                 return score
             if score > alpha:
                 alpha = score
+        self._store(key, alpha)
+        return alpha
+
+    def _store(self, key: int, bound: int) -> None:
         if len(self.table) >= self.table_entries:
             self.table.clear()  # the memory budget: start again rather than grow
-        self.table[key] = alpha
-        return alpha
+        self.table[key] = bound
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
               budget: int | None = None, deadline: float | None = None) -> int | None:
