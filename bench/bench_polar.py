@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 
+from gridgames.core.progress import progress
 from gridgames.games.polar.packs import builtin_pack
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
@@ -31,17 +32,17 @@ def main() -> None:
         searches = [s for s in searches if s[0] == "astar"]
     levels = builtin_pack("original")
     print("level search objective solved moves pushes proven states seconds")
-    for number, level in enumerate(levels, 1):
-        for search, objective in searches:
-            found = solve(level.board, level.penguin, objective,
-                          width=search in ("width", "improve"), improve=search == "improve",
-                          max_seconds=seconds, max_states=200_000_000, engine=engine)
-            solved = found.moves is not None
-            moves = len(found.moves) if solved else "-"
-            pushes = found.pushes if solved else "-"
-            print(f"{number} {search} {objective} {'yes' if solved else 'no'} {moves} {pushes} "
-                  f"{'yes' if found.optimal else 'no'} {found.expanded} {found.seconds:.1f}",
-                  flush=True)
+    jobs = [(n, level, search) for n, level in enumerate(levels, 1) for search in searches]
+    for number, level, (search, objective) in progress(jobs, len(jobs), "searches"):
+        found = solve(level.board, level.penguin, objective,
+                      width=search in ("width", "improve"), improve=search == "improve",
+                      max_seconds=seconds, max_states=200_000_000, engine=engine)
+        solved = found.moves is not None
+        moves = len(found.moves) if solved else "-"
+        pushes = found.pushes if solved else "-"
+        print(f"{number} {search} {objective} {'yes' if solved else 'no'} {moves} {pushes} "
+              f"{'yes' if found.optimal else 'no'} {found.expanded} {found.seconds:.1f}",
+              flush=True)
 
 
 if __name__ == "__main__":

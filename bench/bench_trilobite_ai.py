@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite.ai import LEVELS, search
 from gridgames.games.trilobite.bitboard import Bitboard
@@ -33,7 +34,7 @@ def measure(label: str, params: str, lines: list[str]) -> None:
     for level in LEVELS:
         nodes = 0
         start = time.perf_counter()
-        for state in states:
+        for state in progress(states, len(states), level):
             nodes += search(Bitboard.of(state), level).nodes
         elapsed = time.perf_counter() - start
         print(f"{label} {level} {elapsed / len(states) * 1000:.1f} {nodes / elapsed:.0f}")

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from gridgames.core.progress import progress
 from gridgames.games.trilobite.solver import parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
@@ -51,7 +52,7 @@ def main() -> None:
             rows = rows[:limit]
         positions = [(parse_moves(solver.g, m), int(s)) for m, s in rows]
         total_time, total_nodes, wrong = 0.0, 0, 0
-        for (current, mask, moves), expected in positions:
+        for (current, mask, moves), expected in progress(positions, len(positions), name):
             solver.reset()
             tic = time.perf_counter()
             score = solver.solve(current, mask, moves)
