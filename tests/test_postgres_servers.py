@@ -20,21 +20,29 @@ def two_servers(postgres_url):
 
 
 def test_alternating_moves_through_two_processes(two_servers):
+    """Three games, their moves sent in turn to one process and the other."""
     a, b = two_servers
-    status, game = a.call("POST", "/api/v1/sessions", {"game": "trilobite",
-                                                    "params": "width=9,height=7,line=5"})
-    sid = game["session"]
-    moves = list("123456789123")
-    for number, move in enumerate(moves):
-        server = (a, b)[number % 2]
-        status, answer = server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": move})
-        assert status == 200, answer
-        assert answer["moves"] == moves[:number + 1]
-    undo = b.call("POST", f"/api/v1/sessions/{sid}/undo")[1]
-    assert undo["moves"] == moves[:-1] and undo["can_redo"]
-    for server in (a, b):  # both processes see the same game, redo tail included
-        seen = server.call("GET", f"/api/v1/sessions/{sid}")[1]
-        assert seen["moves"] == moves[:-1] and seen["can_redo"]
+    games = {}
+    for params in ("width=9,height=7,line=5", "width=7,height=6,line=4", "width=5,height=5,line=3"):
+        status, game = a.call("POST", "/api/v1/sessions", {"game": "trilobite", "params": params})
+        assert status == 201, game
+        games[game["session"]] = list("123451234512")[:int(params[6]) + 3]
+    sent = 0
+    for ply in range(max(len(m) for m in games.values())):
+        for sid, moves in games.items():
+            if ply < len(moves):
+                server = (a, b)[sent % 2]
+                sent += 1
+                status, answer = server.call("POST", f"/api/v1/sessions/{sid}/move",
+                                             {"move": moves[ply]})
+                assert status == 200, answer
+                assert answer["moves"] == moves[:ply + 1]
+    for sid, moves in games.items():
+        undo = b.call("POST", f"/api/v1/sessions/{sid}/undo")[1]
+        assert undo["moves"] == moves[:-1] and undo["can_redo"]
+        for server in (a, b):  # both processes see the same game, redo tail included
+            seen = server.call("GET", f"/api/v1/sessions/{sid}")[1]
+            assert seen["moves"] == moves[:-1] and seen["can_redo"]
 
 
 def test_concurrent_moves_through_two_processes_lose_nothing(two_servers):

@@ -103,3 +103,32 @@ def test_a_database_that_cannot_be_opened_is_one_line(url, message):
     with pytest.raises(BadInput, match=message) as err:
         open_store(url)
     assert "\n" not in str(err.value)
+
+
+def test_the_live_game_cache_is_bounded_in_count_and_bytes(tmp_path):
+    """Live games are cached with a bound (the database is the truth): the least recently
+    used game goes first, whether the count or the bytes run over."""
+    from gridgames.session import Session
+    from gridgames.web.tables import LiveCache, Table
+
+    def table(name, moves=0):
+        session = Session.new("polar", "level=1", seed=name)
+        for number in range(moves):
+            session.play("RL"[number % 2])
+        return Table(f"{name:0>8}", session, ["person"])
+
+    small = table("a").approx_bytes()
+    cache = LiveCache(max_games=3, max_bytes=10 * small)
+    for name in "abcd":
+        cache.put(table(name))
+        assert cache.get("0000000a") is not None or name == "d"  # a stays: recently used
+    assert len(cache) == 3 and cache.get("0000000b") is None  # b was the least recent
+    big = table("e", moves=2000)
+    assert big.approx_bytes() > 10 * small
+    cache.put(big)  # over the bytes by itself: nothing else may stay beside it
+    assert len(cache) <= 1 and cache.bytes <= max(big.approx_bytes(), 10 * small)
+    grown = table("f", moves=200)
+    cache = LiveCache(max_games=100, max_bytes=3 * grown.approx_bytes())
+    for name in "fghij":
+        cache.put(table(name, moves=200))
+    assert len(cache) == 3 and cache.bytes <= 3 * grown.approx_bytes()

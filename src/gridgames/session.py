@@ -92,6 +92,11 @@ class Session:
         return list(self._moves)
 
     @property
+    def applied(self) -> int:
+        """Game moves the whole history applies (a recorded solution's moves counted)."""
+        return self._applied[-1]
+
+    @property
     def game_id(self) -> str:
         return GameId(self.game.name, self.params.format(), desc=self.desc).format()
 

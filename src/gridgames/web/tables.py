@@ -75,9 +75,10 @@ class Table:
                    record.updated_at)
 
     def approx_bytes(self) -> int:
-        """A rough size, for the cache's bound: moves and checkpoint states."""
+        """A rough size, for the cache's bound: moves (a recorded solution's steps counted),
+        and checkpoint states."""
         s = self.session
-        return 2048 + 64 * len(s.history) + 4096 * len(s._checkpoints)
+        return 2048 + 64 * len(s.history) + 8 * s.applied + 4096 * len(s._checkpoints)
 
 
 class LiveCache:
