@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import http.client
 import json
+import multiprocessing
 import sys
 import tempfile
 import threading
@@ -41,6 +42,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -174,47 +176,51 @@ def open_loop(port: int, games: int, seconds: float) -> str:
             f" p99_ms={percentile(latencies, .99) * 1000:.1f} errors={errors}")
 
 
+def ask_for_machine_play(port: int, number: int, stop: Any, answers: Any) -> None:
+    """One client that keeps asking for machine play (Trilobite analysis, Polar solutions),
+    with its own connection, waiting when refused; its answers' statuses go to `answers`."""
+    me = Client(port)
+    trilobite = me.call("POST", "/api/v1/sessions", {"game": "trilobite",
+                                                     "seed": f"a{number}"})[1]["session"]
+    for column in "4453"[: 2 + number % 3]:
+        me.call("POST", f"/api/v1/sessions/{trilobite}/move", {"move": column})
+    polar = me.call("POST", "/api/v1/sessions", {
+        "game": "polar", "params": f"pack=original,level={number % 6 + 1}"})[1]["session"]
+    turn = 0
+    while not stop.is_set():
+        if turn % 2 == 0:
+            status, _ = me.call("GET", f"/api/v1/sessions/{trilobite}/analysis")
+        else:
+            status, _ = me.call("POST", f"/api/v1/sessions/{polar}/solve")
+            if status == 200:  # back to the start, so that the next one solves again
+                me.call("POST", f"/api/v1/sessions/{polar}/undo")
+        answers.put(status)
+        if status in (429, 503):
+            stop.wait(1.0)  # as the page does after Retry-After
+        turn += 1
+
+
 def compute_load(server: Server, games: int, seconds: float, askers: int = 4) -> str:
-    """The open loop while `askers` clients keep asking for machine play (Trilobite
-    analysis, Polar solutions), each with its own connection, waiting when refused."""
-    port = server.port
-    stop = threading.Event()
-    answers: Counter[int] = Counter()
-    lock = threading.Lock()
-
-    def ask(number: int) -> None:
-        me = Client(port)
-        trilobite = me.call("POST", "/api/v1/sessions", {"game": "trilobite",
-                                                         "seed": f"a{number}"})[1]["session"]
-        for column in "4453"[: 2 + number % 3]:
-            me.call("POST", f"/api/v1/sessions/{trilobite}/move", {"move": column})
-        polar = me.call("POST", "/api/v1/sessions", {
-            "game": "polar", "params": f"pack=original,level={number % 6 + 1}"})[1]["session"]
-        turn = 0
-        while not stop.is_set():
-            if turn % 2 == 0:
-                status, _ = me.call("GET", f"/api/v1/sessions/{trilobite}/analysis")
-            else:
-                status, _ = me.call("POST", f"/api/v1/sessions/{polar}/solve")
-                if status == 200:  # back to the start, so that the next one solves again
-                    me.call("POST", f"/api/v1/sessions/{polar}/undo")
-            with lock:
-                answers[status] += 1
-            if status in (429, 503):
-                stop.wait(1.0)  # as the page does after Retry-After
-            turn += 1
-
-    threads = [threading.Thread(target=ask, args=(n,), daemon=True) for n in range(askers)]
-    for thread in threads:
-        thread.start()
-    line = open_loop(port, games, seconds)
+    """The open loop while `askers` clients keep asking for machine play, from processes of
+    their own (so that they do not slow this process's timing of the moves)."""
+    context = multiprocessing.get_context("fork")
+    stop, answers = context.Event(), context.Queue()
+    clients = [context.Process(target=ask_for_machine_play, daemon=True,
+                               args=(server.port, n, stop, answers)) for n in range(askers)]
+    for process in clients:
+        process.start()
+    time.sleep(3.0)  # their games made and their first questions asked: the steady state
+    line = open_loop(server.port, games, seconds)
     rss = server.rss_mb()
     stop.set()
-    for thread in threads:
-        thread.join(timeout=120)
-    refused = answers[429] + answers[503]
-    other = sum(count for status, count in answers.items() if status not in (200, 429, 503))
-    return (f"compute {line} askers={askers} jobs_done={answers[200]} "
+    for process in clients:
+        process.join(timeout=120)
+    counted: Counter[int] = Counter()
+    while not answers.empty():
+        counted[answers.get()] += 1
+    refused = counted[429] + counted[503]
+    other = sum(count for status, count in counted.items() if status not in (200, 429, 503))
+    return (f"compute {line} askers={askers} jobs_done={counted[200]} "
             f"jobs_refused={refused} jobs_other={other} rss_mb={rss:.0f}")
 
 
