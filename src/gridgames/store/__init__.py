@@ -10,10 +10,11 @@ import os
 from pathlib import Path
 
 from gridgames.core.errors import BadInput
-from gridgames.store.records import Conflict, GameRecord, NotFound
+from gridgames.store.records import SPECTATOR, Conflict, GameRecord, Link, NotFound
 from gridgames.store.sql import SqlStore
 
-__all__ = ["Conflict", "GameRecord", "NotFound", "SqlStore", "default_db", "open_store"]
+__all__ = ["SPECTATOR", "Conflict", "GameRecord", "Link", "NotFound", "SqlStore", "default_db",
+           "open_store"]
 
 ENV = "GRIDGAMES_DB"
 

@@ -5,17 +5,20 @@ versions keep concurrent writers from losing each other's changes (sql.py)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gridgames.core.errors import BadInput
 from gridgames.store.sql import Cursor, SqlStore
 
 POOL_SIZE = 8
+CHANNEL = "gridgames"  # LISTEN/NOTIFY: the ID of a game that changed
 
 
 class PostgresStore(SqlStore):
     placeholder = "%s"
+    shared = True
 
     def __init__(self, url: str) -> None:
         import psycopg
@@ -52,6 +55,25 @@ class PostgresStore(SqlStore):
         with self.transaction() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(7240511)")
             super().migrate()
+
+    def notify(self, game_id: str) -> None:
+        with self.transaction() as cur:
+            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, game_id))
+
+    def listen(self, deliver: Callable[[str], None], stop: threading.Event) -> None:
+        """PostgreSQL's own notification channel, on a connection of its own (reconnected
+        when it drops)."""
+        import psycopg
+
+        while not stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            deliver(note.payload)
+            except psycopg.Error:
+                stop.wait(1.0)
 
     def close(self) -> None:
         self._pool.close()

@@ -30,3 +30,16 @@ class GameRecord:
     version: int = 0  # bumped by every change: a change is written only over its own
     created_at: float = 0.0
     updated_at: float = 0.0
+
+
+SPECTATOR = -1  # a link's seat when it only watches
+
+
+@dataclass(frozen=True)
+class Link:
+    """A secret way into a game: a seat's (who holds it plays that side) or a spectator's."""
+    token: str
+    game_id: str
+    seat: int  # the player's index, or SPECTATOR
+    seen_at: float | None = None  # when a page last held this link's live connection
+    connected: bool = False

@@ -1,5 +1,8 @@
 """The schema, created and upgraded by the program: each version is a list of statements
-that upgrades the one before. `schema_version` holds the version a database is at."""
+that upgrades the one before. `schema_version` holds the version a database is at.
+
+A link's `seat` is the player's index, or -1 for a spectator; `seen_at` and `connected` say
+when a page last held the link's live connection (a player's presence)."""
 
 from __future__ import annotations
 
@@ -24,6 +27,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             ply INTEGER NOT NULL,
             move TEXT NOT NULL,
             PRIMARY KEY (game_id, ply))""",
+    ),
+    (  # version 2: links to a game, for online play (a seat's secret, or a spectator's)
+        """CREATE TABLE links (
+            token TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            seen_at DOUBLE PRECISION,
+            connected INTEGER NOT NULL DEFAULT 0)""",
+        "CREATE INDEX links_by_game ON links (game_id)",
     ),
 )
 LATEST = len(MIGRATIONS)

@@ -10,13 +10,14 @@ when another process wrote first, and the caller reads the game again (Conflict)
 from __future__ import annotations
 
 import json
+import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from gridgames.store.records import Conflict, GameRecord, NotFound
+from gridgames.store.records import Conflict, GameRecord, Link, NotFound
 from gridgames.store.schema import LATEST, MIGRATIONS
 
 Cursor = Any  # a DB-API cursor
@@ -24,6 +25,7 @@ Cursor = Any  # a DB-API cursor
 
 class SqlStore(ABC):
     placeholder = "?"
+    shared = False  # whether several server processes may use this store at once
     url: str
 
     @abstractmethod
@@ -152,6 +154,53 @@ class SqlStore(ABC):
     def count(self) -> int:
         with self.reading() as cur:
             return int(self._run(cur, "SELECT COUNT(*) FROM games").fetchone()[0])
+
+    # --- links (online play) ---
+
+    def add_links(self, game_id: str, links: list[tuple[str, int]]) -> None:
+        """New links (token, seat) to a game."""
+        with self.transaction() as cur:
+            cur.executemany(self._sql("INSERT INTO links (token, game_id, seat) VALUES "
+                                      "(?, ?, ?)"), [(t, game_id, seat) for t, seat in links])
+
+    def link(self, token: str) -> Link:
+        with self.reading() as cur:
+            row = self._run(cur, "SELECT game_id, seat, seen_at, connected FROM links WHERE "
+                            "token = ?", (token,)).fetchone()
+        if row is None:
+            raise NotFound("no game has this link (a game nobody plays for a while is "
+                           "removed, and its links with it)")
+        return Link(token, row[0], int(row[1]), row[2], bool(row[3]))
+
+    def links_of(self, game_id: str) -> list[Link]:
+        with self.reading() as cur:
+            rows = self._run(cur, "SELECT token, seat, seen_at, connected FROM links WHERE "
+                             "game_id = ? ORDER BY seat, token", (game_id,)).fetchall()
+        return [Link(t, game_id, int(seat), seen, bool(on)) for t, seat, seen, on in rows]
+
+    def seen(self, tokens: list[str], connected: bool) -> None:
+        """The pages holding these links are there (or have just gone): now."""
+        if tokens:
+            with self.transaction() as cur:
+                cur.executemany(self._sql("UPDATE links SET seen_at = ?, connected = ? WHERE "
+                                          "token = ?"),
+                                [(time.time(), int(connected), t) for t in tokens])
+
+    def move_links(self, old_id: str, new_id: str) -> None:
+        """A rematch: the links of one game go to the next, the seats swapped."""
+        with self.transaction() as cur:
+            self._run(cur, "UPDATE links SET game_id = ?, seat = CASE WHEN seat >= 0 THEN 1 - "
+                      "seat ELSE seat END WHERE game_id = ?", (new_id, old_id))
+
+    @abstractmethod
+    def notify(self, game_id: str) -> None:
+        """Tell every server process that this game changed (PostgreSQL's notifications; an
+        SQLite store has one process, which knows already)."""
+
+    @abstractmethod
+    def listen(self, deliver: Callable[[str], None], stop: threading.Event) -> None:
+        """Call deliver(game_id) for each game a process (this one too) changed, until stop
+        is set; with SQLite there is nothing to listen to."""
 
     def ping(self) -> None:
         """Raises when the database cannot be reached."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -91,6 +91,12 @@ class SQLiteStore(SqlStore):
         finally:
             cur.execute("COMMIT")
             cur.close()
+
+    def notify(self, game_id: str) -> None:
+        return  # one process: the hub delivers at once
+
+    def listen(self, deliver: Callable[[str], None], stop: threading.Event) -> None:
+        return
 
     def close(self) -> None:
         self._stop.set()

@@ -28,6 +28,7 @@ from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.registry import Games
 from gridgames.session import Session
+from gridgames.web import online
 from gridgames.web.clients import RateLimit, client_of
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import RateLimited, errors
@@ -73,7 +74,7 @@ def payload(table: Table) -> dict[str, Any]:
     session = table.session
     game, state = session.game, session.state
     status = game.status(state)
-    return {
+    answer = {
         "session": table.id,
         "version": table.version,
         "game": game.name,
@@ -94,6 +95,10 @@ def payload(table: Table) -> dict[str, Any]:
         "view": game.view(state),
         "updated_at": table.updated_at,
     }
+    ended = online.status_of(table)  # an online game that ended by resigning, a draw...
+    if ended:
+        answer.update(status=ended, legal_moves=[], to_move=None)
+    return answer
 
 
 class Api:
@@ -106,6 +111,7 @@ class Api:
         self.config = config
         self.trusted = frozenset(config.trusted_proxies)
         self.creating = RateLimit(config.games_per_minute, config.games_burst)
+        self.hub: Any = None  # the live pages (web/live.py), set by the app
         self.demos: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(len(games) + 4)
         self._demos_running: dict[str, asyncio.Future] = {}
 
@@ -151,11 +157,21 @@ class Api:
 
     async def change(self, session_id: str, action: Callable[[Table], Any]
                      ) -> tuple[dict[str, Any], Any]:
-        def run() -> tuple[dict[str, Any], Any]:
-            table, result = self.tables.change(session_id, action)
-            return payload(table), result
+        """A change through the session ID (never of an online game: its seats' links change
+        it); pages watching the game are told."""
+        def guarded(table: Table) -> Any:
+            if online.is_online(table):
+                raise IllegalMove("this game is played online: play through your seat's link")
+            return action(table)
 
-        return await run_in_threadpool(run)
+        def run() -> tuple[dict[str, Any], Any, bool]:
+            table, result = self.tables.change(session_id, guarded)
+            return payload(table), result, bool(table.extra.get("watched"))
+
+        answer, result, watched = await run_in_threadpool(run)
+        if watched and self.hub is not None:
+            self.hub.changed(answer["session"])
+        return answer, result
 
 
 def api_router(api: Api) -> APIRouter:

@@ -32,6 +32,7 @@ from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.limits import BodyLimit
+from gridgames.web.online_api import Online, add_live_route, online_router
 from gridgames.web.security import Security
 from gridgames.web.tables import Tables
 
@@ -61,13 +62,19 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     compute = compute if compute is not None else make_compute(config)
     stop = threading.Event()
 
+    api = Api(tables, games, compute, config)
+    on = Online(api)
+    api.hub = on.hub
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         sweeper = threading.Thread(target=_sweep, args=(store, config.keep_days, stop),
                                    name="gridgames-sweeper", daemon=True)
         sweeper.start()
+        on.hub.start()
         yield
         stop.set()  # in-flight requests are done: uvicorn drains them before this
+        on.hub.stop()
         sweeper.join(timeout=5)
         compute.close()
         store.close()
@@ -86,7 +93,9 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.add_middleware(Security, public_origin=config.public_origin)
     install_error_handlers(app)
     _pages(app, games)
-    app.include_router(api_router(Api(tables, games, compute, config)))
+    app.include_router(api_router(api))
+    app.include_router(online_router(api, on))
+    add_live_route(app, on)
     describe_errors(app)
 
     @app.get("/healthz", summary="The process is alive", tags=["health"])

@@ -29,3 +29,4 @@ class ServerConfig:
     public_origin: str | None = None  # behind a proxy: the origin the pages come from
     games_per_minute: float = 60.0  # new games a client may start a minute...
     games_burst: int = 120  # ...after this many at once
+    claim_seconds: float = 60.0  # online: how long an opponent is gone before a claim

@@ -66,7 +66,9 @@ async function showUnfinished() {
     list.appendChild(item);
     let payload;
     try {
-      payload = await api("GET", `/api/v1/sessions/${encodeURIComponent(entry.session)}`);
+      payload = await api("GET", entry.session.startsWith("link:")
+        ? `/api/v1/links/${encodeURIComponent(entry.session.slice(5))}`
+        : `/api/v1/sessions/${encodeURIComponent(entry.session)}`);
     } catch (error) {
       if (error.status === 404) {
         item.classList.add("gone");
@@ -79,7 +81,8 @@ async function showUnfinished() {
       }
       continue;
     }
-    const href = `/play/${payload.game}?session=${encodeURIComponent(payload.session)}`;
+    const href = payload.link ? `/play/${payload.game}?link=${encodeURIComponent(payload.link)}`
+      : `/play/${payload.game}?session=${encodeURIComponent(payload.session)}`;
     for (const link of item.querySelectorAll("a")) link.href = href;
     item.querySelector(".preview").setAttribute("aria-label", `Continue ${entry.title}`);
     const moves = payload.moves.length;

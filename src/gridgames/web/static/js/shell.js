@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
+import { OnlineTable, renderBar, showLinks } from "./online.js";
 import { forgetGame, noteGame } from "./unfinished.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,6 +20,7 @@ let hintMove = null;
 let paused = false;
 let token = 0;          // bumps on every action, so that late AI answers are dropped
 let thinking = false;
+let table = null;       // online: the link this page holds (online.js), else null
 
 // Each control: its keys (the first one not claimed by the game's board is shown in help).
 const SHORTCUTS = [
@@ -32,6 +34,8 @@ const SHORTCUTS = [
   [["s", "S"], "Solve", () => command("solve")],
   [["p"], "Pause or resume the AIs", () => togglePause()],
   [["g"], "Settings", () => openSettings()],
+  [["o"], "Play online", () => playOnline()],
+  [["w"], "Share a link to watch", () => shareWatch()],
   [["d", "D"], "Light or dark theme", () => toggleTheme()],
   [["?"], "This help", () => $("help-dialog").showModal()],
 ];
@@ -62,6 +66,9 @@ async function start() {
   document.title = `${card.title} · gridgames`;
   wireControls();
   const query = new URLSearchParams(location.search);
+  if (query.get("link")) {  // a seat's or a spectator's link to an online game
+    if (await openLink(query.get("link"))) return;
+  }
   if (query.get("session")) {  // the game this page was showing: on the server, if it still is
     try {
       show(await api("GET", `/api/v1/sessions/${encodeURIComponent(query.get("session"))}`), {});
@@ -86,6 +93,26 @@ async function start() {
   }
   await openSession({ game: gameName, params: saved("params") || "",
     seats: parseSeats(query.get("seats")) || saved("seats") || defaultSeats() });
+}
+
+async function openLink(token) {
+  const link = new OnlineTable(token, {
+    onState: (payload) => show(payload, { animate: true }),
+    onStatus: (text) => { $("live").hidden = text === "live"; $("live").textContent = text; },
+  });
+  try {
+    table = link;
+    show(await link.load(), {});
+    buildHelp();
+    setInterval(() => { if (current?.online) renderOnline(); }, 1000);  // the countdowns
+    return true;
+  } catch (error) {
+    table = null;
+    link.closed = true;
+    forgetGame(`link:${token}`);
+    showNotice(`This link leads to no game (${error.message}). Here is a new game.`);
+    return false;
+  }
 }
 
 // Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
@@ -135,6 +162,10 @@ function remember(key, value) {
 // --- showing a payload ---
 
 function show(payload, { animate = false } = {}) {
+  if (table && payload.online) {  // online: never an older position after a newer one
+    if (table.isOlder(payload)) return;
+    table.take(payload);
+  }
   current = payload;
   const view = payload.view;
   const fresh = !board || boardKind !== view.kind;
@@ -149,6 +180,7 @@ function show(payload, { animate = false } = {}) {
   }
   board.render(view, { animate, hintMove });
   if (fresh) buildHelp();
+  renderOnline();
   const status = payload.status;
   $("status-text").textContent = status.message;
   const swatchPlayer = status.over ? status.winner : payload.to_move;
@@ -176,12 +208,51 @@ function showResult(payload) {
 }
 
 function seatToMove() {
+  if (table) {  // online: only on this page's own turn
+    const you = current?.online?.you;
+    return you !== null && you !== undefined && current.to_move === you && !current.status.over ? PERSON : null;
+  }
   if (!current || current.to_move === null || current.to_move === undefined) return current && !current.status.over ? PERSON : null;
   return current.seats[current.to_move];
 }
 
+function renderOnline() {
+  if (!current) return;
+  renderBar($("online"), current, table, {
+    names: current.player_names,
+    actions: {
+      claim: () => linkAction("claim"),
+      withdraw: () => linkAction("withdraw"),
+      reply: (kind, accept) => linkAction("reply", { kind, accept }),
+    },
+  });
+}
+
 function updateButtons() {
   const over = current.status.over;
+  const linked = Boolean(table);
+  const playing = linked && current.online?.you !== null && current.online?.you !== undefined;
+  for (const id of ["redo", "restart", "hint", "check", "aimove", "solve", "pause", "settings"]) {
+    $(id).classList.toggle("online-hidden", linked);
+  }
+  $("undo").classList.toggle("online-hidden", linked && !playing);
+  $("new").classList.toggle("online-hidden", linked && !playing);
+  $("game-controls").classList.toggle("online-hidden", linked);  // e.g. analysis: not online
+  $("again").classList.toggle("online-hidden", linked && !playing);
+  $("again").textContent = linked ? "Rematch" : "Play again";
+  $("undo").textContent = linked ? "Takeback" : "Undo";
+  $("new").textContent = linked ? "Rematch" : "New game";
+  $("draw").hidden = !playing || over;
+  $("resign").hidden = !playing || over;
+  $("play-online").hidden = linked || card.players !== 2 || over;
+  $("share").hidden = linked || card.players === 2;
+  if (linked) {
+    const offer = current.online?.offer;
+    $("undo").disabled = !playing || over || Boolean(offer) || current.moves.length === 0;
+    $("new").disabled = !playing || !over || Boolean(offer);
+    $("draw").disabled = Boolean(offer);
+    return;
+  }
   const lastIsRestart = current.moves[current.moves.length - 1] === "!restart";
   $("undo").disabled = !current.can_undo;
   $("redo").disabled = !current.can_redo;
@@ -201,6 +272,10 @@ function updateButtons() {
 }
 
 function updateUrl() {
+  if (table) {
+    history.replaceState(null, "", `${location.pathname}?link=${encodeURIComponent(table.token)}`);
+    return;
+  }
   const query = new URLSearchParams({ session: current.session, id: current.id });
   if (current.moves.length) query.set("moves", current.moves.join(" "));
   if (current.seats.some((s) => s !== PERSON)) query.set("seats", current.seats.join(","));
@@ -252,17 +327,66 @@ function act(method, path, body, options = { animate: true }) {
 
 function playMove(move) {
   if (!current || thinking) return;
+  if (table) {
+    act("POST", table.path("move"), { move });
+    return;
+  }
   act("POST", `/api/v1/sessions/${current.session}/move`, { move });
 }
 
 function command(name) {
   if (!current) return;
+  if (table) {  // online: an undo is a takeback the opponent accepts
+    if (name === "undo" && !$("undo").disabled) linkAction("offer", { kind: "takeback" });
+    return;
+  }
   if (name === "solve" && !can("solver")) return;
   act("POST", `/api/v1/sessions/${current.session}/${name}`, undefined, { animate: name !== "undo" });
 }
 
 async function newGame(params = null, seats = null) {
+  if (table) {  // online: a rematch, once the game is over
+    if (!$("new").disabled) linkAction("offer", { kind: "rematch" });
+    return current;
+  }
   return openSession({ game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats });
+}
+
+// Online: an action of this page's seat, through its link.
+function linkAction(action, body) {
+  if (!table) return Promise.resolve(false);
+  return act("POST", table.path(action), body, { animate: false });
+}
+
+// Play online: the game gets a link per seat and one for spectators; this page takes the
+// seat of the person playing here (the first, when both are people).
+async function playOnline() {
+  if (table || !current || card.players !== 2 || current.status.over) return;
+  const seat = Math.max(0, current.seats.indexOf(PERSON));
+  try {
+    const answer = await api("POST", `/api/v1/sessions/${current.session}/online`, { seat });
+    const token = new URL(answer.links.you, location.href).searchParams.get("link");
+    forgetGame(current.session);
+    await openLink(token);
+    $("links-title").textContent = "Play online";
+    $("links-help").textContent = "Send the first link to your opponent: whoever opens it plays the other side. Anyone with the second link can watch.";
+    showLinks($("links-dialog"), [["Opponent's link", answer.links.opponent], ["Spectators' link", answer.links.watch]]);
+  } catch (error) {
+    showNotice(error.message);
+  }
+}
+
+// Share: a link to watch this game live (puzzles too); it changes nothing.
+async function shareWatch() {
+  if (table || !current) return;
+  try {
+    const answer = await api("POST", `/api/v1/sessions/${current.session}/watch`);
+    $("links-title").textContent = "Share";
+    $("links-help").textContent = "Anyone with this link sees every move you make, live. It cannot change the game.";
+    showLinks($("links-dialog"), [["Spectators' link", answer.watch]]);
+  } catch (error) {
+    showNotice(error.message);
+  }
 }
 
 // Ask the server something about the position (a hint, a check) with the thinking
@@ -357,6 +481,10 @@ async function cancelThinking() {
 
 function wireControls() {
   $("cancel-thinking").addEventListener("click", cancelThinking);
+  $("play-online").addEventListener("click", playOnline);
+  $("share").addEventListener("click", shareWatch);
+  $("draw").addEventListener("click", () => linkAction("offer", { kind: "draw" }));
+  $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) linkAction("resign"); });
   $("new").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
   $("again").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
   $("undo").addEventListener("click", () => command("undo"));
@@ -446,8 +574,12 @@ async function applySeats() {
 function buildHelp() {
   const table = $("keys");
   table.textContent = "";
-  const hidden = { Solve: !can("solver"), Check: !can("checker"), "AI move": card.ai_levels.length === 0,
-    "Pause or resume the AIs": card.ai_levels.length === 0, Hint: !can("hints") };
+  const linked = Boolean(table);
+  const hidden = { Solve: !can("solver") || linked, Check: !can("checker") || linked,
+    "AI move": card.ai_levels.length === 0 || linked, Redo: linked, Restart: linked,
+    "Pause or resume the AIs": card.ai_levels.length === 0 || linked, Hint: !can("hints") || linked,
+    Settings: linked, "Play online": card.players !== 2 || linked,
+    "Share a link to watch": card.players === 2 || linked };
   const claimed = new Set(board?.claims || []);
   const rows = [
     ...SHORTCUTS.filter(([, what]) => !hidden[what]).map(([keys, what]) => [keys.find((k) => !claimed.has(k)), what]),

@@ -15,14 +15,21 @@ function store(list) {
   try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, LIMIT))); } catch { /* full or off */ }
 }
 
+// A game is kept under its session ID, or under "link:TOKEN" when this page holds a link to
+// an online game (a seat's or a spectator's).
+export function gameKey(payload) {
+  return payload.session ?? `link:${payload.link}`;
+}
+
 // Called with every payload the game page shows.
 export function noteGame(payload) {
-  const others = unfinishedGames().filter((g) => g.session !== payload.session);
+  const key = gameKey(payload);
+  const others = unfinishedGames().filter((g) => g.session !== key);
   if (payload.status.over || payload.moves.length === 0) {
     store(others);
     return;
   }
-  store([{ session: payload.session, game: payload.game, title: payload.title,
+  store([{ session: key, game: payload.game, title: payload.title,
            at: Date.now() }, ...others]);
 }
 

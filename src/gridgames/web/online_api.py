@@ -1,0 +1,208 @@
+"""The API of online play (`/api/v1/...`): a game made online or shared for watching, and
+everything a seat's link or a spectator's link can do, the live connection included.
+
+A link is a secret token in a URL (`/play/<game>?link=TOKEN`): a seat's link plays that side
+(from a page or from a script: the same endpoints), a spectator's link only reads. The
+session ID of an online game no longer changes it; a spectator is never shown it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import Field
+from starlette.concurrency import run_in_threadpool
+
+from gridgames.core.errors import IllegalMove
+from gridgames.session import Session
+from gridgames.store import SPECTATOR, Link, NotFound
+from gridgames.web import online
+from gridgames.web.api import PREFIX, Api, Move, _Body, payload
+from gridgames.web.errors import errors
+from gridgames.web.live import Hub
+from gridgames.web.tables import ID_BYTES, PERSON, Table
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+class GoOnline(_Body):
+    seat: int = Field(0, ge=0, le=1, description="the side you play (0 moves first)")
+
+
+class Offer(_Body):
+    kind: str = Field(max_length=16, description="takeback, draw or rematch")
+
+
+class Reply(_Body):
+    kind: str = Field(max_length=16)
+    accept: bool
+
+
+def link_url(table: Table, token: str) -> str:
+    return f"/play/{table.session.game.name}?link={token}"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(ID_BYTES)
+
+
+class Online:
+    """Links, their payloads, and the changes a link may make."""
+
+    def __init__(self, api: Api, hub: Hub | None = None) -> None:
+        self.api = api
+        self.store = api.tables.store
+        self.hub = hub or Hub(self.store, self.state_of)
+
+    def link(self, token: Any) -> Link:
+        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+            raise NotFound("no game has this link")
+        return self.store.link(token)
+
+    def link_payload(self, table: Table, link: Link) -> dict[str, Any]:
+        links = self.store.links_of(table.id)
+        answer = payload(table)
+        answer["session"] = None  # a link's page changes the game through its link only
+        answer["link"] = link.token
+        answer["online"] = online.view(table, link, links, self.api.config.claim_seconds)
+        if link.seat == SPECTATOR:
+            answer["legal_moves"] = []
+        return answer
+
+    async def state_of(self, token: str) -> dict[str, Any]:
+        """What the page of a link is shown (for the live connection)."""
+        def read() -> dict[str, Any]:
+            link = self.link(token)
+            table = self.api.tables.get(link.game_id)
+            return {"game_id": link.game_id, "seat": link.seat,
+                    "payload": self.link_payload(table, link)}
+
+        return await run_in_threadpool(read)
+
+    async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
+        """Run action(table, link) on the link's game, store it, tell every live page."""
+        def run() -> tuple[dict[str, Any], Any, str]:
+            link = self.link(token)
+            table, result = self.api.tables.change(link.game_id, lambda t: action(t, link))
+            return self.link_payload(table, link), result, table.id
+
+        answer, result, game_id = await run_in_threadpool(run)
+        self.hub.changed(game_id)
+        return answer, result
+
+
+def online_router(api: Api, on: Online) -> APIRouter:
+    router = APIRouter(prefix=PREFIX, responses=errors(400, 403, 413, 500), tags=["online"])
+    tables, store = api.tables, on.store
+
+    @router.post("/sessions/{session_id}/online", summary="Play this two-player game online: "
+                 "a secret link for each seat, and one for spectators",
+                 responses=errors(404, 409))
+    async def go_online(session_id: str, body: GoOnline) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            table, _ = tables.change(session_id, online.start)
+            tokens = [new_token(), new_token(), new_token()]
+            store.add_links(table.id, [(tokens[0], 0), (tokens[1], 1),
+                                       (tokens[2], SPECTATOR)])
+            mine = tokens[body.seat]
+            return {**on.link_payload(table, store.link(mine)),
+                    "links": {"you": link_url(table, mine),
+                              "opponent": link_url(table, tokens[1 - body.seat]),
+                              "watch": link_url(table, tokens[2])}}
+
+        return await run_in_threadpool(run)
+
+    @router.post("/sessions/{session_id}/watch", summary="A spectator's link to this game "
+                 "(any game, puzzles too): it shows every move live, and changes nothing",
+                 responses=errors(404))
+    async def watch_link(session_id: str) -> dict[str, str]:
+        def run() -> dict[str, str]:
+            table = tables.get(session_id)
+            found = next((x for x in store.links_of(table.id) if x.seat == SPECTATOR), None)
+            if found is None:
+                found = Link(new_token(), table.id, SPECTATOR)
+                store.add_links(table.id, [(found.token, SPECTATOR)])
+                tables.change(table.id, lambda t: t.extra.update(watched=True))
+            return {"watch": link_url(table, found.token)}
+
+        return await run_in_threadpool(run)
+
+    @router.get("/links/{token}", summary="The game a link leads to, as its holder sees it",
+                responses=errors(404))
+    async def read_link(token: str) -> dict[str, Any]:
+        return (await on.state_of(token))["payload"]
+
+    @router.post("/links/{token}/move", summary="Play a move with a seat's link (on its turn)",
+                 responses=errors(404, 409))
+    async def link_move(token: str, body: Move) -> dict[str, Any]:
+        return (await on.change(token, lambda t, link: online.play(t, link, body.move)))[0]
+
+    @router.post("/links/{token}/offer", summary="Offer a takeback, a draw, or (after the "
+                 "end) a rematch", responses=errors(404, 409))
+    async def offer(token: str, body: Offer) -> dict[str, Any]:
+        return (await on.change(token, lambda t, link: online.offer(t, link, body.kind)))[0]
+
+    @router.post("/links/{token}/reply", summary="Accept or decline the opponent's offer",
+                 responses=errors(404, 409))
+    async def reply(token: str, body: Reply) -> dict[str, Any]:
+        answer, kind = await on.change(
+            token, lambda t, link: online.reply(t, link, body.kind, body.accept))
+        if kind != "rematch":
+            return answer
+        return await rematch(token)
+
+    async def rematch(token: str) -> dict[str, Any]:
+        """A new game of the same kind; the links go to it with the sides swapped."""
+        def run() -> str:
+            link = on.link(token)
+            old = tables.get(link.game_id)
+            game = old.session.game
+            session = Session.new(game.name, old.session.params.format(), None, api.games)
+            extra = {online.ONLINE: online.fresh(online.state(old)["round"] + 1)}
+            if old.extra.get("watched"):
+                extra["watched"] = True
+            fresh = tables.create(session, [PERSON, PERSON], extra)
+            tables.change(old.id, lambda t: online.state(t).update(next=True))
+            store.move_links(old.id, fresh.id)
+            return old.id
+
+        old_id = await run_in_threadpool(run)
+        on.hub.changed(old_id)  # its pages follow their links to the new game
+        return (await on.state_of(token))["payload"]
+
+    @router.post("/links/{token}/withdraw", summary="Withdraw your open offer",
+                 responses=errors(404, 409))
+    async def withdraw(token: str) -> dict[str, Any]:
+        return (await on.change(token, online.withdraw))[0]
+
+    @router.post("/links/{token}/resign", summary="Resign", responses=errors(404, 409))
+    async def resign(token: str) -> dict[str, Any]:
+        return (await on.change(token, online.resign))[0]
+
+    @router.post("/links/{token}/claim", summary="Claim the game when your opponent has been "
+                 "gone too long", responses=errors(404, 409))
+    async def claim(token: str) -> dict[str, Any]:
+        def action(table: Table, link: Link) -> None:
+            opponent = next((x for x in store.links_of(table.id) if x.seat == 1 - link.seat),
+                            None)
+            online.claim(table, link, opponent, api.config.claim_seconds)
+
+        return (await on.change(token, action))[0]
+
+    return router
+
+
+def add_live_route(app: Any, on: Online) -> None:
+    @app.websocket(f"{PREFIX}/links/{{token}}/live")
+    async def live(socket: WebSocket, token: str) -> None:
+        await on.hub.serve(socket, token)
+
+
+def refuse_online(table: Table) -> None:
+    """The session ID of an online game no longer changes it."""
+    if online.is_online(table):
+        raise IllegalMove("this game is played online: play through your seat's link")
+
