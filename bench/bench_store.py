@@ -130,6 +130,16 @@ class AsyncClient:
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def call(self, method: str, path: str, body: object = None) -> int:
+        return (await self.request(method, path, body))[0]
+
+    async def call_json(self, method: str, path: str, body: object = None
+                        ) -> tuple[int, object]:
+        """The status, and the answer's `version` (None when it has none)."""
+        status, data = await self.request(method, path, body)
+        answer = json.loads(data or b"null")
+        return status, answer.get("version") if isinstance(answer, dict) else None
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
         if self.streams is None:
             self.streams = await asyncio.open_connection("127.0.0.1", self.port)
         reader, writer = self.streams
@@ -143,8 +153,7 @@ class AsyncClient:
             name, _, value = line.decode("latin-1").partition(":")
             if name.lower() == "content-length":
                 length = int(value)
-        await reader.readexactly(length)
-        return status
+        return status, await reader.readexactly(length)
 
 
 def open_loop(port: int, games: int, seconds: float) -> str:

@@ -86,3 +86,42 @@ def test_workers_option_runs_several_processes(postgres_url):
         output = server.stop()
     assert "with 2 processes" in output.splitlines()[0]
     assert "games kept in postgresql://" in output.splitlines()[0]
+
+
+def test_online_players_on_two_processes_see_each_others_moves(two_servers):
+    """The players' pages on different processes: each move reaches the other's live
+    connection through PostgreSQL's notifications, in well under a second."""
+    import asyncio
+    import json
+
+    import websockets
+
+    a, b = two_servers
+    sid = a.call("POST", "/api/v1/sessions", {"game": "tictactoe"})[1]["session"]
+    links = a.call("POST", f"/api/v1/sessions/{sid}/online", {"seat": 0})[1]["links"]
+    x, o = (links[k].split("link=")[1] for k in ("you", "opponent"))
+
+    async def play() -> list[float]:
+        waits = []
+        async with websockets.connect(f"ws://127.0.0.1:{a.port}/api/v1/links/{x}/live") as on_a, \
+                websockets.connect(f"ws://127.0.0.1:{b.port}/api/v1/links/{o}/live") as on_b:
+            for page in (on_a, on_b):
+                json.loads(await page.recv())
+            for number, (server, token, other) in enumerate(
+                    [(a, x, on_b), (b, o, on_a), (a, x, on_b), (b, o, on_a), (a, x, on_b)]):
+                move = ("a1", "b1", "a2", "b2", "a3")[number]
+                status, _ = await asyncio.to_thread(
+                    server.call, "POST", f"/api/v1/links/{token}/move", {"move": move})
+                assert status == 200
+                acknowledged = asyncio.get_running_loop().time()
+                while True:  # presence news may come first
+                    seen = json.loads(await asyncio.wait_for(other.recv(), 5))
+                    if len(seen["payload"]["moves"]) == number + 1:
+                        break
+                waits.append(asyncio.get_running_loop().time() - acknowledged)
+            assert seen["payload"]["status"]["message"] == "X wins!"
+        return waits
+
+    waits = asyncio.run(play())
+    assert len(waits) == 5 and max(waits) < 2.0  # bench/bench_online.py measures it properly
+    assert b.call("GET", f"/api/v1/links/{o}")[1]["moves"] == ["a1", "b1", "a2", "b2", "a3"]

@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from gridgames.core.errors import BadInput
 from gridgames.store.sql import Cursor, SqlStore
 
-POOL_SIZE = 8
+POOL_SIZE = 8  # connections of one server process, all opened at start (a burst
+# of requests then finds them ready)
 CHANNEL = "gridgames"  # LISTEN/NOTIFY: the ID of a game that changed
 
 
@@ -31,7 +32,7 @@ class PostgresStore(SqlStore):
             raise BadInput(f"cannot reach the PostgreSQL database {self.where}: "
                            f"{_first_line(err)}") from None
         try:
-            self._pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=True,
+            self._pool = ConnectionPool(url, min_size=POOL_SIZE, max_size=POOL_SIZE, open=True,
                                         timeout=10, kwargs={"connect_timeout": 5})
             self._pool.wait(timeout=10)
             self.migrate()

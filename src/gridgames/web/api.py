@@ -164,14 +164,13 @@ class Api:
                 raise IllegalMove("this game is played online: play through your seat's link")
             return action(table)
 
-        def run() -> tuple[dict[str, Any], Any, bool]:
+        def run() -> tuple[dict[str, Any], Any]:
             table, result = self.tables.change(session_id, guarded)
-            return payload(table), result, bool(table.extra.get("watched"))
+            if table.extra.get("watched") and self.hub is not None:
+                self.hub.changed(table.id)
+            return payload(table), result
 
-        answer, result, watched = await run_in_threadpool(run)
-        if watched and self.hub is not None:
-            self.hub.changed(answer["session"])
-        return answer, result
+        return await run_in_threadpool(run)
 
 
 def api_router(api: Api) -> APIRouter:

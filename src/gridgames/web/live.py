@@ -51,10 +51,12 @@ class Viewer:
 class Hub:
     """The live pages of this process, by game."""
 
-    def __init__(self, store: SqlStore, state_of: Callable[[str], Awaitable[dict[str, Any]]]
+    def __init__(self, store: SqlStore, state_of: Callable[[str], Awaitable[dict[str, Any]]],
+                 states_of: Callable[[str, list[str]], Awaitable[dict[str, dict[str, Any]]]]
                  ) -> None:
         self.store = store
         self.state_of = state_of  # token -> what the link's page is shown (its payload)
+        self.states_of = states_of  # the same for several links to one game, read once
         self.viewers: dict[str, set[Viewer]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
@@ -83,8 +85,8 @@ class Hub:
     # --- changes ---
 
     def changed(self, game_id: str) -> None:
-        """A change of this game was acknowledged (called from any thread): tell its pages,
-        here and in every other process."""
+        """A change of this game was acknowledged: tell its pages, here and in every other
+        process. Called from a worker thread (with PostgreSQL it writes a NOTIFY)."""
         if self.store.shared:
             self.store.notify(game_id)  # comes back to us through the listener too
         elif self.loop is not None:
@@ -99,12 +101,18 @@ class Hub:
             asyncio.ensure_future(self._deliver(game_id))
 
     async def _deliver(self, game_id: str) -> None:
-        for viewer in list(self.viewers.get(game_id, ())):
-            await self._send_state(viewer)
-
-    async def _send_state(self, viewer: Viewer, force: bool = False) -> None:
+        viewers = list(self.viewers.get(game_id, ()))
         try:
-            state = await self.state_of(viewer.token)
+            states = await self.states_of(game_id, [v.token for v in viewers])
+        except Exception:  # the game went: each page is told by its own link below
+            states = {}
+        for viewer in viewers:
+            await self._send_state(viewer, state=states.get(viewer.token))
+
+    async def _send_state(self, viewer: Viewer, force: bool = False,
+                          state: dict[str, Any] | None = None) -> None:
+        try:
+            state = state or await self.state_of(viewer.token)
         except Exception as err:  # the game went (removed): say so, once
             await self._send(viewer, {"type": "error", "error": str(err)[:200]})
             return
@@ -141,15 +149,18 @@ class Hub:
         viewer.game_id = state["game_id"]
         self.viewers.setdefault(viewer.game_id, set()).add(viewer)
         try:
-            await run_in_threadpool(self.store.seen, [token], True)
-            self.changed(viewer.game_id)  # the others see who came
+            await run_in_threadpool(self._present, [token], True, viewer.game_id)
             await self._send_state(viewer, force=True)
             await self._receive(viewer)
         finally:
             self._leave(viewer)
             if not self._holds(token):
-                await run_in_threadpool(self.store.seen, [token], False)
-                self.changed(viewer.game_id)  # the others see who went
+                await run_in_threadpool(self._present, [token], False, viewer.game_id)
+
+    def _present(self, tokens: list[str], here: bool, game_id: str) -> None:
+        """Mark links as present (or gone), and tell the game's pages."""
+        self.store.seen(tokens, here)
+        self.changed(game_id)
 
     async def _receive(self, viewer: Viewer) -> None:
         while True:

@@ -55,7 +55,7 @@ class Online:
     def __init__(self, api: Api, hub: Hub | None = None) -> None:
         self.api = api
         self.store = api.tables.store
-        self.hub = hub or Hub(self.store, self.state_of)
+        self.hub = hub or Hub(self.store, self.state_of, self.states_of)
 
     def link(self, token: Any) -> Link:
         if not isinstance(token, str) or not _TOKEN.fullmatch(token):
@@ -63,8 +63,11 @@ class Online:
         return self.store.link(token)
 
     def link_payload(self, table: Table, link: Link) -> dict[str, Any]:
-        links = self.store.links_of(table.id)
-        answer = payload(table)
+        return self._for_link(payload(table), table, link, self.store.links_of(table.id))
+
+    def _for_link(self, base: dict[str, Any], table: Table, link: Link, links: list[Link]
+                  ) -> dict[str, Any]:
+        answer = dict(base)
         answer["session"] = None  # a link's page changes the game through its link only
         answer["link"] = link.token
         answer["online"] = online.view(table, link, links, self.api.config.claim_seconds)
@@ -82,16 +85,31 @@ class Online:
 
         return await run_in_threadpool(read)
 
+    async def states_of(self, game_id: str, tokens: list[str]) -> dict[str, dict[str, Any]]:
+        """What the pages of these links to one game are shown, read once for all of them
+        (a link that has gone to another game, a rematch's, is left out)."""
+        def read() -> dict[str, dict[str, Any]]:
+            table = self.api.tables.get(game_id)
+            links = self.store.links_of(game_id)
+            base = payload(table)
+            out = {}
+            for link in links:
+                if link.token in tokens:
+                    out[link.token] = {"game_id": game_id, "seat": link.seat,
+                                       "payload": self._for_link(base, table, link, links)}
+            return out
+
+        return await run_in_threadpool(read)
+
     async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
         """Run action(table, link) on the link's game, store it, tell every live page."""
-        def run() -> tuple[dict[str, Any], Any, str]:
+        def run() -> tuple[dict[str, Any], Any]:
             link = self.link(token)
             table, result = self.api.tables.change(link.game_id, lambda t: action(t, link))
-            return self.link_payload(table, link), result, table.id
+            self.hub.changed(table.id)
+            return self.link_payload(table, link), result
 
-        answer, result, game_id = await run_in_threadpool(run)
-        self.hub.changed(game_id)
-        return answer, result
+        return await run_in_threadpool(run)
 
 
 def online_router(api: Api, on: Online) -> APIRouter:
@@ -169,8 +187,7 @@ def online_router(api: Api, on: Online) -> APIRouter:
             store.move_links(old.id, fresh.id)
             return old.id
 
-        old_id = await run_in_threadpool(run)
-        on.hub.changed(old_id)  # its pages follow their links to the new game
+        await run_in_threadpool(lambda: on.hub.changed(run()))  # its pages follow their links
         return (await on.state_of(token))["payload"]
 
     @router.post("/links/{token}/withdraw", summary="Withdraw your open offer",
