@@ -61,6 +61,9 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    default=float(_env_int("GRIDGAMES_GAMES_PER_MINUTE", 60)),
                    help="new games one client may start a minute, after a burst of twice as "
                    "many (default 60, env GRIDGAMES_GAMES_PER_MINUTE)")
+    p.add_argument("--claim-seconds", type=float, default=60.0,
+                   help="online play: how long a player's opponent must have been gone before "
+                   "the player can claim the game (default 60)")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                    help="a proxy whose X-Forwarded-For names the client (repeatable; from "
                    "anyone else the header is ignored)")
@@ -90,6 +93,8 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--think-seconds must be above 0 and at most 3600")
     if args.compute_workers is not None and not 1 <= args.compute_workers <= 256:
         raise BadInput("--compute-workers must be from 1 to 256")
+    if not 0 < args.claim_seconds <= 86400:
+        raise BadInput("--claim-seconds must be above 0 and at most a day")
     if not 0 < args.games_per_minute <= 1_000_000:
         raise BadInput("--games-per-minute must be above 0")
     db = args.db or default_db()
@@ -111,6 +116,7 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
                         trusted_proxies=tuple(args.trusted_proxy),
                         public_origin=args.public_origin,
                         games_per_minute=args.games_per_minute,
+                        claim_seconds=args.claim_seconds,
                         games_burst=max(1, int(2 * args.games_per_minute)))
 
 
