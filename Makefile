@@ -34,6 +34,7 @@ test: $(TOOLS) system-deps lint
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(APP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run_all.py
 
 clean:

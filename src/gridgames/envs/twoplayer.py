@@ -1,0 +1,138 @@
+"""PettingZoo AEC environments for the two-player games (tic-tac-toe, Trilobite at any size
+and line length), shaped like PettingZoo's own classic environments (`tictactoe_v3`,
+`connect_four_v3`):
+
+- agents "player_0" (moves first) and "player_1"; `Discrete` actions (a cell, or a column);
+- observations {"observation": planes (rows, cols, 2) of the observing player's stones and
+  the opponent's, "action_mask": which actions are legal};
+- rewards +1 / -1 at a win, 0 at a draw; an illegal action ends the game as a loss (-1) for
+  its player, as PettingZoo's TerminateIllegalWrapper does;
+- render_mode "ansi": `render()` returns the game's own text board.
+
+The engine plays every move (`game.apply`); this module only translates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from gridgames.core.game import DRAW
+from gridgames.core.rng import Rng
+from gridgames.envs.encoding import Encoding
+from gridgames.registry import default_games
+
+TWO_PLAYER = ("tictactoe", "trilobite")
+
+
+class StonesEnv(AECEnv):
+    """`StonesEnv("trilobite", "width=7,height=6,line=4")`: any two-player game of stones."""
+
+    metadata = {"render_modes": ["ansi"], "name": "gridgames_stones_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, game: str = "tictactoe", params: str = "",
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = default_games().get_game(game)
+        if self.game.players != 2:
+            raise ValueError(f"{self.game.title} is not a two-player game")
+        self.params = self.game.parse_params(params)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"gridgames_{game}_v0"}
+        start = self.game.new_state(self.params, self.game.new_desc(self.params, Rng("start")))
+        self.encoding = Encoding(self.game.view(start))
+        self.possible_agents = ["player_0", "player_1"]
+        observation = spaces.Dict({
+            "observation": self.encoding.observation_space(),
+            "action_mask": spaces.Box(0, 1, (self.encoding.n_actions,), dtype="int8")})
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.encoding.n_actions)
+                              for a in self.possible_agents}
+        self.state: Any = start
+        self._cached: tuple[Any, dict[str, Any], list[str]] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        desc = self.game.new_desc(self.params, Rng(str(seed)))  # a fixed start: seed unused
+        self.state = self.game.new_state(self.params, desc)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.game.current_player(self.state) or 0]
+
+    def _seen(self) -> tuple[dict[str, Any], list[str]]:
+        """The engine's view and legal moves of the current state (read once per state)."""
+        if self._cached is None or self._cached[0] is not self.state:
+            self._cached = (self.state, self.game.view(self.state),
+                            self.game.legal_moves(self.state))
+        return self._cached[1], self._cached[2]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        view, legal = self._seen()
+        seat = self.possible_agents.index(agent)
+        legal = legal if agent == self.agent_selection else []
+        return {"observation": self.encoding.observe(view, seat),
+                "action_mask": self.encoding.mask(view, legal)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0
+        seat = self.possible_agents.index(agent)
+        other = self.possible_agents[1 - seat]
+        view, legal = self._seen()
+        move = self.encoding.move(view, action)
+        if move is None or move not in legal:
+            self.rewards = {agent: -1, other: 0}  # an illegal action loses, and ends it
+            self.terminations = {a: True for a in self.agents}
+            self.infos[agent] = {"illegal": True}
+        else:
+            self.state = self.game.apply(self.state, move)
+            status = self.game.status(self.state)
+            if status.over:
+                if status.kind == DRAW or status.winner is None:
+                    self.rewards = {agent: 0, other: 0}
+                else:
+                    winner = self.possible_agents[status.winner]
+                    self.rewards = {winner: 1, [a for a in self.agents if a != winner][0]: -1}
+                self.terminations = {a: True for a in self.agents}
+            else:
+                self.rewards = {agent: 0, other: 0}
+                self.agent_selection = self.possible_agents[self.game.current_player(self.state)]
+        self._accumulate_rewards()
+
+    def encoding_action(self, move: str) -> int:
+        """The action that stands for a move of this position (for opponents that name
+        moves, such as the game's own AI)."""
+        named = self.encoding.moves(self._seen()[0])
+        if move not in named:
+            raise ValueError(f"{move!r} is no action here")
+        return named.index(move)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.game.text(self.state)
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str = "tictactoe", params: str = "", render_mode: str | None = None) -> StonesEnv:
+    """A two-player game as a PettingZoo AEC environment."""
+    return StonesEnv(game, params, render_mode)

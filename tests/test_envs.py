@@ -1,0 +1,131 @@
+"""The environments for learning agents (gridgames.envs): PettingZoo's own API and seed tests
+on the two-player games, Gymnasium's environment checker on the puzzles and on a game against
+our AI, and the rules they promise (rewards, illegal actions, masks, ansi rendering). The
+engines play every move: an environment's moves are the engine's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from gridgames.core.result import Budget
+from gridgames.envs import PuzzleEnv, StonesEnv, VsAiEnv
+from gridgames.envs.puzzles import ILLEGAL_PENALTY, STEP_COST
+from gridgames.session import Session
+
+TWO_PLAYER = [("tictactoe", ""), ("trilobite", ""), ("trilobite", "width=9,height=7,line=5"),
+              ("trilobite", "width=4,height=4,line=3")]
+PUZZLES = [("polar", ""), ("polar", "pack=original,level=3"), ("twomino", "n=4"),
+           ("twomino", "n=5,gen=unique,level=basic"), ("ishido", "")]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("game, params", TWO_PLAYER)
+def test_pettingzoo_api_and_seed_tests(game, params):
+    api_test(StonesEnv(game, params, render_mode="ansi"), num_cycles=200)
+    seed_test(lambda: StonesEnv(game, params), num_cycles=100)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("game, params", PUZZLES)
+def test_gymnasium_env_checker_on_the_puzzles(game, params):
+    check_env(PuzzleEnv(game, params, render_mode="ansi"))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_gymnasium_env_checker_against_our_ai():
+    check_env(VsAiEnv("tictactoe", level="random", seat=1))
+    check_env(VsAiEnv("trilobite", "width=5,height=4,line=3", level="easy"))
+
+
+def test_a_win_a_loss_and_the_masks():
+    env = StonesEnv("tictactoe", render_mode="ansi")
+    env.reset(seed=1)
+    x, o = env.possible_agents
+    cell = {"a1": 0, "b1": 1, "c1": 2, "a2": 3, "b2": 4}  # cells read left to right
+    for move in ("a1", "a2", "b1", "b2"):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert mask.sum() == 9 - ["a1", "a2", "b1", "b2"].index(move)
+        env.step(cell[move])
+    planes = env.observe(x)["observation"]
+    assert planes[0, :, 0].tolist() == [1, 1, 0] and planes[1, :, 1].tolist() == [1, 1, 0]
+    assert env.observe(o)["observation"][0, :, 1].tolist() == [1, 1, 0]  # ego-centric
+    env.step(cell["c1"])  # X completes the top row
+    assert env.terminations == {x: True, o: True}
+    assert env.rewards == {x: 1, o: -1}
+    session = Session.new("tictactoe", "", seed="s")
+    for move in ("a1", "a2", "b1", "b2", "c1"):
+        session.play(move)
+    assert env.render() == session.game.text(session.state)  # the engine's own text
+
+
+def test_an_illegal_action_loses_as_in_pettingzoo():
+    env = StonesEnv("trilobite", "width=4,height=4,line=3")
+    env.reset()
+    x, o = env.possible_agents
+    for _ in range(4):
+        env.step(0)  # column 1 fills up
+    assert env.observe(x)["action_mask"].tolist() == [0, 1, 1, 1]
+    env.step(0)  # a full column: illegal
+    assert env.terminations[x] and env.rewards == {x: -1, o: 0}
+    assert env.infos[x]["illegal"]
+
+
+def test_puzzle_rewards_and_illegal_actions_change_nothing():
+    env = PuzzleEnv("polar")  # level 1: the penguin can go down or right
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].tolist() == [0, 1, 0, 1]  # U D L R
+    before = env.state
+    _, reward, terminated, _, info = env.step(0)  # up: a wall
+    assert env.state is before and reward == ILLEGAL_PENALTY and info["illegal"]
+    assert not terminated
+    _, reward, _, _, _ = env.step(3)
+    assert reward == STEP_COST and env.state is not before
+    mino = PuzzleEnv("twomino", "n=3")
+    mino.reset(seed=5)
+    solution = mino.game.solver.solve(mino.state, Budget()).value  # the engine's solver
+    rewards = []
+    for move in solution:  # played through the environment: solved at the last move
+        _, reward, terminated, _, _ = mino.step(mino.encoding.bar_moves.index(move))
+        rewards.append(reward)
+    assert terminated and rewards == [STEP_COST] * (len(solution) - 1) + [1.0]
+
+
+def test_ishido_rewards_are_the_score():
+    env = PuzzleEnv("ishido")
+    _, info = env.reset(seed=7)
+    total = 0.0
+    for _ in range(20):
+        legal = np.flatnonzero(info["action_mask"])
+        _, reward, terminated, _, info = env.step(int(legal[0]))
+        total += reward
+        if terminated:
+            break
+    assert total == env.game.status(env.state).score
+
+
+def test_against_perfect_tictactoe_never_wins():
+    env = VsAiEnv("tictactoe", level="perfect", seat=0)
+    rng = np.random.default_rng(0)
+    for episode in range(10):
+        _, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, done, _, info = env.step(action)
+        assert reward <= 0  # the perfect level never loses
+    assert env.last_result.proven
+
+
+def test_the_base_install_does_not_import_the_extras():
+    probe = ("import sys, gridgames.cli, gridgames.web.app, gridgames.registry;"
+             "gridgames.registry.default_games();"
+             "print('gymnasium' in sys.modules or 'pettingzoo' in sys.modules)")
+    answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)
+    assert answer.stdout.strip() == "False"
