@@ -23,7 +23,7 @@ ends the game, and each is one stored change.
 Usage: python bench/bench_store.py [--db sqlite,postgresql]
   [--mode closed,open,compute,rss,bound] [--games 200] [--seconds 20] [--rss-games 10000]
   [--rss-moves 200] [--bound-games 100000] [--bound-shapes 500] [--bound-saves 20]
-  [--memory-mb 4096]
+  [--memory-mb 4096] [--think-seconds 10]
 Prints one line per database and mode.
 """
 
@@ -307,6 +307,8 @@ def main() -> None:
     parser.add_argument("--bound-shapes", type=int, default=500)
     parser.add_argument("--bound-saves", type=int, default=20)
     parser.add_argument("--memory-mb", type=int, default=4096)
+    parser.add_argument("--think-seconds", type=float, default=10.0,
+                        help="the server's cap on one analysis (bound mode: 500 of them)")
     args = parser.parse_args()
     for db in args.db.split(","):
         with ExitStack() as stack:
@@ -317,7 +319,8 @@ def main() -> None:
                 url = pg.create_database("bench")
             for mode in args.mode.split(","):
                 server = Server(url, "--keep-days", "30", "--games-per-minute", "1000000",
-                                "--memory-mb", str(args.memory_mb))
+                                "--memory-mb", str(args.memory_mb), "--think-seconds",
+                                str(args.think_seconds))
                 try:
                     if mode == "closed":
                         line = closed_loop(server.port, args.games, args.seconds)
