@@ -80,37 +80,27 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = {"Retry-After": str(retry_after)} if retry_after else None
         return JSONResponse({"error": message}, status_code=status, headers=headers)
 
-    @app.exception_handler(IllegalMove)
-    async def illegal(_: Request, err: IllegalMove) -> JSONResponse:
-        return answer(str(err), 409)
+    # The errors of the program's own layers: (status, Retry-After) of each kind, the most
+    # specific first (a Conflict or a RateLimited is also a BadInput).
+    kinds: list[tuple[type[Exception], Any]] = [
+        (IllegalMove, lambda err: (409, None)),
+        (Conflict, lambda err: (409, None)),
+        (RateLimited, lambda err: (429, err.retry_after)),
+        (UnknownName, lambda err: (404, None)),
+        (BadInput, lambda err: (400, None)),
+        (Busy, lambda err: (429 if err.per_client else 503, err.retry_after)),
+        (Cancelled, lambda err: (409, None)),
+        (JobFailed, lambda err: (503, 2)),
+    ]
 
-    @app.exception_handler(Conflict)
-    async def conflict(_: Request, err: Conflict) -> JSONResponse:
-        return answer(str(err), 409)
+    async def known(_: Request, err: Exception) -> JSONResponse:
+        status, retry_after = next(how(err) for kind, how in kinds if isinstance(err, kind))
+        message = "the computation was cancelled; nothing was changed" \
+            if isinstance(err, Cancelled) else str(err)
+        return answer(message, status, retry_after)
 
-    @app.exception_handler(RateLimited)
-    async def rate_limited(_: Request, err: RateLimited) -> JSONResponse:
-        return answer(str(err), 429, err.retry_after)
-
-    @app.exception_handler(BadInput)
-    async def bad_input(_: Request, err: BadInput) -> JSONResponse:
-        return answer(str(err), 400)
-
-    @app.exception_handler(UnknownName)
-    async def not_found(_: Request, err: UnknownName) -> JSONResponse:
-        return answer(str(err), 404)
-
-    @app.exception_handler(Busy)
-    async def busy(_: Request, err: Busy) -> JSONResponse:
-        return answer(str(err), 429 if err.per_client else 503, err.retry_after)
-
-    @app.exception_handler(Cancelled)
-    async def cancelled(_: Request, err: Cancelled) -> JSONResponse:
-        return answer("the computation was cancelled; nothing was changed", 409)
-
-    @app.exception_handler(JobFailed)
-    async def failed(_: Request, err: JobFailed) -> JSONResponse:
-        return answer(str(err), 503, 2)
+    for kind, _ in kinds:
+        app.add_exception_handler(kind, known)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_: Request, err: RequestValidationError) -> JSONResponse:
