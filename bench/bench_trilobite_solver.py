@@ -1,18 +1,31 @@
-"""The exact Trilobite solver on Pascal Pons' six Connect-4 benchmark sets.
+"""The exact Trilobite solver on Pascal Pons' six Connect-4 benchmark sets, optionally side
+by side with a reference solver in the same run.
 
 Standard output: one line per set, `set mean_us mean_nodes` (mean time and nodes per
-position, the table reset between positions), for an outside comparison harness. Standard
-error: the first call's compile (or cache load) time, and our figures beside the published
-reference (his machine; about 1.6x slower per node on ours, as the issue says).
+position, the table reset between positions); with --reference, the reference's mean time
+and nodes follow, and the ratios ours/reference. Standard error: the first call's compile
+(or cache load) time, and our figures beside the published ones (his machine; about 1.6x
+slower per node than ours).
+
+--reference PATH: a solver binary that reads one move sequence a line on standard input and
+answers `moves score nodes microseconds` a line, resetting its table before each position
+and using no opening book: Pascal Pons' solver at its commit 514a128 ("Part12: Add lower
+bound to transposition table") does exactly this. Build it by hand outside this repository
+(git clone, git checkout 514a128, make) and give the path to its `c4solver`; nothing of it
+is kept here. Each set runs whole in one process of each solver, and both time the same
+span: the solve of one position, table reset before it.
 
 Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-hard N]
+  [--reference PATH]
   --limit N: first N positions of each set (default all 1000);
-  --limit-hard N: of Test_L1_R3, whose positions take seconds each (default 20; 0 = all).
+  --limit-hard N: of Test_L1_R3, whose positions take seconds each (default 20; the
+    comparison in the README uses 50; 0 = all).
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,7 +47,10 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--limit-hard", type=int, default=20)
+    parser.add_argument("--reference", metavar="PATH", default=None)
     args = parser.parse_args()
+    if args.reference and not Path(args.reference).is_file():
+        parser.error(f"--reference: no such file {args.reference}")
 
     start = time.perf_counter()
     from gridgames.games.trilobite.fastsolver import FastSolver
@@ -61,13 +77,33 @@ def main() -> None:
             wrong += score != expected
         n = len(positions)
         mean_us, mean_nodes = total_time / n * 1e6, total_nodes / n
-        print(f"{name} {mean_us:.1f} {mean_nodes:.0f}", flush=True)
+        line = f"{name} {mean_us:.1f} {mean_nodes:.0f}"
+        if args.reference:
+            ref_us_here, ref_nodes_here, ref_wrong = reference(args.reference, rows)
+            line += (f" reference {ref_us_here:.1f} {ref_nodes_here:.0f} ratio_time "
+                     f"{mean_us / ref_us_here:.2f} ratio_nodes {mean_nodes / ref_nodes_here:.2f}")
+            if ref_wrong:
+                line += f" reference_wrong {ref_wrong}"
+        print(line, flush=True)
         ref_us, ref_nodes = REFERENCE[name]
         print(f"# {name}: {n} positions, {wrong} wrong; reference {ref_us} us x 1.6 = "
               f"{ref_us * 1.6:.1f} us here, {ref_nodes} nodes; ratio ours/reference "
               f"{mean_us / (ref_us * 1.6):.2f} (time), {mean_nodes / ref_nodes:.2f} (nodes); "
               f"{mean_us * 1000 / max(mean_nodes, 1):.0f} ns per node", file=sys.stderr,
               flush=True)
+
+
+def reference(path: str, rows: list[list[str]]) -> tuple[float, float, int]:
+    """The reference solver over the same positions, in one process: mean microseconds and
+    nodes per position, and how many scores differ from the set's."""
+    text = "".join(f"{moves}\n" for moves, _ in rows)
+    answer = subprocess.run([path], input=text, capture_output=True, text=True, check=True)
+    out = [line.split() for line in answer.stdout.splitlines() if line.strip()]
+    if len(out) != len(rows):
+        raise SystemExit(f"the reference answered {len(out)} lines for {len(rows)} positions")
+    wrong = sum(int(o[1]) != int(expected) for o, (_, expected) in zip(out, rows, strict=True))
+    return (sum(int(o[3]) for o in out) / len(out), sum(int(o[2]) for o in out) / len(out),
+            wrong)
 
 
 if __name__ == "__main__":
