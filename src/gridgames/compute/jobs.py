@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import resource
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,18 @@ class Job:
     params: str = ""  # new_desc
 
 
+def small_pages() -> None:
+    """No transparent huge pages for this process's arrays (NumPy asks for them on large
+    ones): faulting them in makes the kernel compact memory, moving pages of other processes
+    too, which stalled the server's moves for tens of ms whenever a solver's tables grew.
+    (NumPy reads the variable when it is imported.)"""
+    os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
+    if "numpy" in sys.modules:  # imported already: tell it directly
+        from numpy._core import multiarray
+
+        multiarray._set_madvise_hugepage(False)
+
+
 def lower_priority(nice: int) -> None:
     """Below the server: moves and reads come first. On Linux the worker runs only when no
     ordinary process wants the CPU (SCHED_IDLE); elsewhere it is niced."""
@@ -57,6 +70,7 @@ class Worker:
     """The compute side of one worker process (created in the process itself)."""
 
     def __init__(self, levels: tuple[str, ...], memory_mb: int | None, nice: int) -> None:
+        small_pages()
         if nice:
             lower_priority(nice)
         if memory_mb:  # a job that needs more fails alone (MemoryError), the server lives on
