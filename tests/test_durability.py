@@ -153,3 +153,22 @@ def test_db_backup_and_restore_commands(db, tmp_path):
         again.stop()
     bad = gridgames("db", "restore", str(tmp_path / "nothing.db"), "--db", fresh)
     assert bad.returncode == 2 and "no such backup file" in bad.stderr
+
+
+def test_an_online_game_and_its_links_survive_kill_9(db):
+    server = Server(db)
+    sid = new_game(server, game="tictactoe")
+    links = server.call("POST", f"/api/v1/sessions/{sid}/online", {"seat": 0})[1]["links"]
+    x, o = (links[k].split("link=")[1] for k in ("you", "opponent"))
+    assert server.call("POST", f"/api/v1/links/{x}/move", {"move": "b2"})[0] == 200
+    assert server.call("POST", f"/api/v1/links/{o}/offer", {"kind": "draw"})[0] == 200
+    server.kill()
+    again = Server(db)
+    try:
+        seen = again.call("GET", f"/api/v1/links/{o}")[1]
+        assert seen["moves"] == ["b2"] and seen["online"]["you"] == 1
+        assert seen["online"]["offer"]["kind"] == "draw"
+        assert again.call("POST", f"/api/v1/links/{x}/move", {"move": "a1"})[0] == 409  # O's turn
+        assert again.call("POST", f"/api/v1/links/{o}/move", {"move": "a1"})[0] == 200
+    finally:
+        again.stop()

@@ -176,3 +176,16 @@ def test_only_two_player_games_go_online_and_any_game_can_be_watched(client):
         assert seen["session"] is None
     assert post(client, watch, "move", {"move": "L"}).status_code == 409
     assert client.get(f"{API}/sessions/{sid}").json()["moves"] == ["R"]
+
+
+@pytest.mark.parametrize("action, body", [
+    ("offer", {"kind": "surrender"}), ("offer", {}), ("offer", {"kind": 3}),
+    ("reply", {"kind": "draw"}), ("reply", {"kind": "draw", "accept": "yes"}),
+    ("move", {"move": ["1"]}), ("offer", {"kind": "draw", "extra": 1}),
+])
+def test_bad_bodies_get_a_clear_400_and_change_nothing(client, action, body):
+    _, x, _, _ = online_game(client)
+    before = client.get(f"{API}/links/{x}").json()
+    answer = post(client, x, action, body)
+    assert answer.status_code == 400 and answer.json()["error"], answer.text
+    assert client.get(f"{API}/links/{x}").json()["version"] == before["version"]

@@ -45,7 +45,7 @@ def test_too_little_memory_for_the_asked_workers_is_refused():
 @pytest.mark.parametrize("argv, message", [
     (["--port", "0"], "port"), (["--keep-days", "0"], "keep-days"),
     (["--think-seconds", "0"], "think-seconds"), (["--compute-workers", "0"], "compute"),
-    (["--games-per-minute", "0"], "games-per-minute"),
+    (["--games-per-minute", "0"], "games-per-minute"), (["--claim-seconds", "0"], "claim"),
 ])
 def test_bad_values_are_refused(argv, message):
     with pytest.raises(BadInput, match=message):

@@ -110,3 +110,17 @@ class Encoding:
         upcoming = view.get("next")
         return {"tiles": np.array(tiles, dtype=np.int16).reshape(rows, cols),
                 "next": np.array([-1 if upcoming is None else upcoming], dtype=np.int16)}
+
+
+class Seen:
+    """The engine's view and legal moves of a state, read once per state (an environment
+    asks for both several times a step)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self._last: tuple[Any, dict[str, Any], list[str]] | None = None
+
+    def __call__(self, state: Any) -> tuple[dict[str, Any], list[str]]:
+        if self._last is None or self._last[0] is not state:
+            self._last = (state, self.game.view(state), self.game.legal_moves(state))
+        return self._last[1], self._last[2]

@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from gridgames.core.game import WON
 from gridgames.core.rng import Rng
-from gridgames.envs.encoding import Encoding
+from gridgames.envs.encoding import Encoding, Seen
 from gridgames.registry import default_games
 
 PUZZLES = ("polar", "twomino", "ishido")
@@ -49,7 +49,7 @@ class PuzzleEnv(gymnasium.Env):
         self.params = self.game.parse_params(params)
         self.render_mode = render_mode
         self.state: Any = self._start(None)
-        self._cached: tuple[Any, dict[str, Any], list[str]] | None = None
+        self.seen = Seen(self.game)
         self.encoding = Encoding(self.game.view(self.state))
         self.action_space = spaces.Discrete(self.encoding.n_actions)
         self.observation_space = self.encoding.observation_space()
@@ -61,15 +61,8 @@ class PuzzleEnv(gymnasium.Env):
         desc = self.game.new_desc(self.params, Rng(f"env {seed}"))
         return self.game.new_state(self.params, desc)
 
-    def _seen(self) -> tuple[dict[str, Any], list[str]]:
-        """The engine's view and legal moves of the current state (read once per state)."""
-        if self._cached is None or self._cached[0] is not self.state:
-            self._cached = (self.state, self.game.view(self.state),
-                            self.game.legal_moves(self.state))
-        return self._cached[1], self._cached[2]
-
     def _info(self, **extra: Any) -> dict[str, Any]:
-        view, legal = self._seen()
+        view, legal = self.seen(self.state)
         return {"action_mask": self.encoding.mask(view, legal), **extra}
 
     def _score(self) -> int:
@@ -80,10 +73,10 @@ class PuzzleEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.state = self._start(seed)
         self.steps = 0
-        return self.encoding.observe(self._seen()[0]), self._info()
+        return self.encoding.observe(self.seen(self.state)[0]), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        view, legal = self._seen()
+        view, legal = self.seen(self.state)
         move = self.encoding.move(view, action)
         self.steps += 1
         truncated = self.max_steps is not None and self.steps >= self.max_steps
@@ -97,7 +90,7 @@ class PuzzleEnv(gymnasium.Env):
             reward = float(self._score() - before)
         else:
             reward = 1.0 if status.kind == WON else STEP_COST
-        observation = self.encoding.observe(self._seen()[0])
+        observation = self.encoding.observe(self.seen(self.state)[0])
         return observation, reward, status.over, truncated and not status.over, self._info()
 
     def render(self) -> str | None:

@@ -21,10 +21,8 @@ from pettingzoo import AECEnv
 
 from gridgames.core.game import DRAW
 from gridgames.core.rng import Rng
-from gridgames.envs.encoding import Encoding
+from gridgames.envs.encoding import Encoding, Seen
 from gridgames.registry import default_games
-
-TWO_PLAYER = ("tictactoe", "trilobite")
 
 
 class StonesEnv(AECEnv):
@@ -54,7 +52,7 @@ class StonesEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.encoding.n_actions)
                               for a in self.possible_agents}
         self.state: Any = start
-        self._cached: tuple[Any, dict[str, Any], list[str]] | None = None
+        self.seen = Seen(self.game)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -73,15 +71,8 @@ class StonesEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self.game.current_player(self.state) or 0]
 
-    def _seen(self) -> tuple[dict[str, Any], list[str]]:
-        """The engine's view and legal moves of the current state (read once per state)."""
-        if self._cached is None or self._cached[0] is not self.state:
-            self._cached = (self.state, self.game.view(self.state),
-                            self.game.legal_moves(self.state))
-        return self._cached[1], self._cached[2]
-
     def observe(self, agent: str) -> dict[str, Any]:
-        view, legal = self._seen()
+        view, legal = self.seen(self.state)
         seat = self.possible_agents.index(agent)
         legal = legal if agent == self.agent_selection else []
         return {"observation": self.encoding.observe(view, seat),
@@ -95,7 +86,7 @@ class StonesEnv(AECEnv):
         self._cumulative_rewards[agent] = 0
         seat = self.possible_agents.index(agent)
         other = self.possible_agents[1 - seat]
-        view, legal = self._seen()
+        view, legal = self.seen(self.state)
         move = self.encoding.move(view, action)
         if move is None or move not in legal:
             self.rewards = {agent: -1, other: 0}  # an illegal action loses, and ends it
@@ -119,7 +110,7 @@ class StonesEnv(AECEnv):
     def encoding_action(self, move: str) -> int:
         """The action that stands for a move of this position (for opponents that name
         moves, such as the game's own AI)."""
-        named = self.encoding.moves(self._seen()[0])
+        named = self.encoding.moves(self.seen(self.state)[0])
         if move not in named:
             raise ValueError(f"{move!r} is no action here")
         return named.index(move)

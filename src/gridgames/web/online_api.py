@@ -16,7 +16,6 @@ from fastapi import APIRouter, WebSocket
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from gridgames.core.errors import IllegalMove
 from gridgames.session import Session
 from gridgames.store import SPECTATOR, Link, NotFound
 from gridgames.web import online
@@ -216,10 +215,3 @@ def add_live_route(app: Any, on: Online) -> None:
     @app.websocket(f"{PREFIX}/links/{{token}}/live")
     async def live(socket: WebSocket, token: str) -> None:
         await on.hub.serve(socket, token)
-
-
-def refuse_online(table: Table) -> None:
-    """The session ID of an online game no longer changes it."""
-    if online.is_online(table):
-        raise IllegalMove("this game is played online: play through your seat's link")
-
