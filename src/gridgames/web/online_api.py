@@ -9,7 +9,6 @@ session ID of an online game no longer changes it; a spectator is never shown it
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -22,7 +21,7 @@ from gridgames.web import online
 from gridgames.web.api import PREFIX, Api, Move, _Body, payload
 from gridgames.web.errors import errors
 from gridgames.web.live import Hub
-from gridgames.web.tables import ID_BYTES, PERSON, Table
+from gridgames.web.tables import PERSON, Table, new_id
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -42,10 +41,6 @@ class Reply(_Body):
 
 def link_url(table: Table, token: str) -> str:
     return f"/play/{table.session.game.name}?link={token}"
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(ID_BYTES)
 
 
 class Online:
@@ -121,7 +116,7 @@ def online_router(api: Api, on: Online) -> APIRouter:
     async def go_online(session_id: str, body: GoOnline) -> dict[str, Any]:
         def run() -> dict[str, Any]:
             table, _ = tables.change(session_id, online.start)
-            tokens = [new_token(), new_token(), new_token()]
+            tokens = [new_id(), new_id(), new_id()]
             store.add_links(table.id, [(tokens[0], 0), (tokens[1], 1),
                                        (tokens[2], SPECTATOR)])
             mine = tokens[body.seat]
@@ -140,7 +135,7 @@ def online_router(api: Api, on: Online) -> APIRouter:
             table = tables.get(session_id)
             found = next((x for x in store.links_of(table.id) if x.seat == SPECTATOR), None)
             if found is None:
-                found = Link(new_token(), table.id, SPECTATOR)
+                found = Link(new_id(), table.id, SPECTATOR)
                 store.add_links(table.id, [(found.token, SPECTATOR)])
                 tables.change(table.id, lambda t: t.extra.update(watched=True))
             return {"watch": link_url(table, found.token)}

@@ -29,6 +29,11 @@ RETRIES = 3
 T = TypeVar("T")
 
 
+def new_id() -> str:
+    """A game's ID, or a link's token: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(ID_BYTES)
+
+
 def check_seats(game: Game, seats: Any) -> list[str]:
     """Seats are a list with one entry per player: "person" or an AI level of the game."""
     if seats is None:
@@ -134,7 +139,7 @@ class Tables:
 
     def create(self, session: Session, seats: list[str],
                extra: dict[str, Any] | None = None) -> Table:
-        table = Table(secrets.token_urlsafe(ID_BYTES), session, seats, extra=extra)
+        table = Table(new_id(), session, seats, extra=extra)
         record = self.store.create(table.record())
         table.version, table.updated_at = record.version, record.updated_at
         self.cache.put(table)
