@@ -132,3 +132,37 @@ def test_the_live_game_cache_is_bounded_in_count_and_bytes(tmp_path):
     for name in "fghij":
         cache.put(table(name, moves=200))
     assert len(cache) == 3 and cache.bytes <= 3 * grown.approx_bytes()
+
+
+def test_a_reader_never_sees_a_change_still_being_stored(store):
+    """A change is applied to the live game under its lock and stored before the lock is
+    let go; a reader waits for it, and sees the stored game (the test found a page shown a
+    move whose version was not written yet)."""
+    import threading
+
+    from gridgames.registry import default_games
+    from gridgames.session import Session
+    from gridgames.web.tables import Tables
+
+    tables = Tables(store, default_games())
+    table = tables.create(Session.new("tictactoe", "", seed="r"), ["person", "person"])
+    playing, go = threading.Event(), threading.Event()
+
+    def slow_move(t):
+        t.session.play("b2")
+        playing.set()
+        go.wait(5)
+
+    changer = threading.Thread(target=tables.change, args=(table.id, slow_move))
+    changer.start()
+    playing.wait(5)
+    seen = []
+    reader = threading.Thread(target=lambda: seen.append(
+        tables.read(table.id, lambda t: (t.session.moves, t.version))))
+    reader.start()
+    reader.join(0.3)
+    assert reader.is_alive() and not seen  # the move is applied, not yet stored: it waits
+    go.set()
+    changer.join(5)
+    reader.join(5)
+    assert seen == [(["b2"], store.version(table.id))]

@@ -165,10 +165,11 @@ class Api:
             return action(table)
 
         def run() -> tuple[dict[str, Any], Any]:
-            table, result = self.tables.change(session_id, guarded)
-            if table.extra.get("watched") and self.hub is not None:
-                self.hub.changed(table.id)
-            return payload(table), result
+            (answer, watched), result = self.tables.change(
+                session_id, guarded, lambda t: (payload(t), t.extra.get("watched")))
+            if watched and self.hub is not None:
+                self.hub.changed(session_id)
+            return answer, result
 
         return await run_in_threadpool(run)
 
@@ -249,12 +250,12 @@ def api_router(api: Api) -> APIRouter:
     @router.get("/sessions/{session_id}", summary="The current position",
                 responses=errors(404))
     def get_session(session_id: str) -> dict[str, Any]:
-        return payload(api.tables.get(session_id))
+        return api.tables.read(session_id, payload)
 
     @router.get("/sessions/{session_id}/save", summary="The save file (JSON)",
                 responses=errors(404))
     def save_session(session_id: str) -> dict[str, Any]:
-        return api.tables.get(session_id).session.to_dict()
+        return api.tables.read(session_id, lambda table: table.session.to_dict())
 
     @router.post("/sessions/{session_id}/move", summary="Play a move (a person's turn)",
                  responses=errors(404, 409))

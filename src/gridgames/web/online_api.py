@@ -73,35 +73,32 @@ class Online:
         """What the page of a link is shown (for the live connection)."""
         def read() -> dict[str, Any]:
             link = self.link(token)
-            table = self.api.tables.get(link.game_id)
             return {"game_id": link.game_id, "seat": link.seat,
-                    "payload": self.link_payload(table, link)}
+                    "payload": self.api.tables.read(
+                        link.game_id, lambda table: self.link_payload(table, link))}
 
         return await run_in_threadpool(read)
 
     async def states_of(self, game_id: str, tokens: list[str]) -> dict[str, dict[str, Any]]:
         """What the pages of these links to one game are shown, read once for all of them
         (a link that has gone to another game, a rematch's, is left out)."""
-        def read() -> dict[str, dict[str, Any]]:
-            table = self.api.tables.get(game_id)
+        def look(table: Table) -> dict[str, dict[str, Any]]:
             links = self.store.links_of(game_id)
             base = payload(table)
-            out = {}
-            for link in links:
-                if link.token in tokens:
-                    out[link.token] = {"game_id": game_id, "seat": link.seat,
-                                       "payload": self._for_link(base, table, link, links)}
-            return out
+            return {link.token: {"game_id": game_id, "seat": link.seat,
+                                 "payload": self._for_link(base, table, link, links)}
+                    for link in links if link.token in tokens}
 
-        return await run_in_threadpool(read)
+        return await run_in_threadpool(self.api.tables.read, game_id, look)
 
     async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
         """Run action(table, link) on the link's game, store it, tell every live page."""
         def run() -> tuple[dict[str, Any], Any]:
             link = self.link(token)
-            table, result = self.api.tables.change(link.game_id, lambda t: action(t, link))
-            self.hub.changed(table.id)
-            return self.link_payload(table, link), result
+            answer, result = self.api.tables.change(
+                link.game_id, lambda t: action(t, link), lambda t: self.link_payload(t, link))
+            self.hub.changed(link.game_id)
+            return answer, result
 
         return await run_in_threadpool(run)
 
@@ -120,7 +117,8 @@ def online_router(api: Api, on: Online) -> APIRouter:
             store.add_links(table.id, [(tokens[0], 0), (tokens[1], 1),
                                        (tokens[2], SPECTATOR)])
             mine = tokens[body.seat]
-            return {**on.link_payload(table, store.link(mine)),
+            seen = tables.read(table.id, lambda t: on.link_payload(t, store.link(mine)))
+            return {**seen,
                     "links": {"you": link_url(table, mine),
                               "opponent": link_url(table, tokens[1 - body.seat]),
                               "watch": link_url(table, tokens[2])}}

@@ -155,10 +155,18 @@ class Tables:
             self.cache.put(table)
         return table
 
-    def change(self, table_id: str, action: Callable[[Table], T]) -> tuple[Table, T]:
-        """Run action on the game under its lock and store the result before returning. The
-        action runs again on a fresh copy when another process changed the game first; it
-        must change nothing when it raises."""
+    def read(self, table_id: Any, look: Callable[[Table], T]) -> T:
+        """What `look` reads of a game, under its lock: never a change still being stored."""
+        table = self.get(table_id)
+        with table.lock:
+            return look(table)
+
+    def change(self, table_id: str, action: Callable[[Table], T],
+               answer: Callable[[Table], Any] = lambda table: table) -> tuple[Any, T]:
+        """Run action on the game under its lock and store the result before returning
+        (what `answer` reads of the game then, still under the lock, and the action's
+        result). The action runs again on a fresh copy when another process changed the
+        game first; it must change nothing when it raises."""
         for _ in range(RETRIES):
             table = self.get(table_id)
             with table.lock:
@@ -169,6 +177,7 @@ class Tables:
                     first = _common_prefix(before, record.moves)
                     table.version = self.store.update(record, first, len(before))
                     table.updated_at = record.updated_at
+                    answered = answer(table)
                 except Conflict:
                     self.cache.drop(table_id)
                     continue
@@ -178,7 +187,7 @@ class Tables:
                     self.cache.drop(table_id)  # read it afresh: nothing half-done stays
                     raise
             self.cache.put(table)  # its size may have changed
-            return table, result
+            return answered, result
         raise Conflict("the game keeps changing in other places: reload it")
 
 
