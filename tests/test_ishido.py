@@ -132,6 +132,12 @@ def test_won_when_the_pouch_is_empty_lost_when_no_valid_cell():
         GAME.apply(after, "e2")
 
 
+def test_the_status_line_counts_tiles_in_words():
+    assert GAME.status(position({"e4": t(0, 0)}, t(0, 1))).message == "Score 0 · 1 tile left"
+    two = position({"e4": t(0, 0)}, t(0, 1), pouch_rest=(t(3, 3),))
+    assert GAME.status(two).message == "Score 0 · 2 tiles left"
+
+
 def test_the_state_knows_score_tiles_left_and_valid_cells():
     state = GAME.new_state(SEED_RULES, GAME.new_desc(SEED_RULES, Rng("view")))
     view = GAME.view(state)

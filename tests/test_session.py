@@ -114,10 +114,51 @@ def test_seed_ids_regenerate_the_same_game():
 
 def test_markers_are_never_moves_from_outside():
     session = Session.from_id("trilobite::7/7/7/7/7/7", ["4"])
-    for marker in ("!restart", "!solve 4 4 4", "!solve"):
+    for marker in ("!restart", "!solve 4 4 4", "!solve", "!jump", "!jump 4 4"):
         with pytest.raises(BadInput, match="is not a move"):
             session.play(marker)
     assert session.history == ["4"]
+
+
+def test_any_recorded_position_and_a_jump_back_to_it():
+    """state_at reads any position (the redo tail too) without moving the cursor; a jump
+    makes one current as a marker of its own moves from the start, undoable."""
+    moves = ["4", "4", "5", "3", "2"]
+    session = Session.from_id("trilobite::7/7/7/7/7/7", moves)
+    session.restart()
+    session.undo()
+    for ply in range(len(moves) + 2):
+        if ply <= len(moves):
+            assert session.state_at(ply) == Session.from_id("trilobite::7/7/7/7/7/7",
+                                                            moves[:ply]).state
+    assert session.state_at(6) == session.initial and session.cursor == 5
+    with pytest.raises(BadInput, match="no position 7"):
+        session.state_at(7)
+    session.jump(2)
+    assert session.history[-1] == "!jump 4 4" and session.state == session.state_at(2)
+    session.play("1")
+    assert session.game_moves_to(len(session.history)) == ["4", "4", "1"]
+    session.jump(0)  # the start: an empty jump
+    assert session.history[-1] == "!jump" and session.state == session.initial
+    session.undo()
+    session.undo()
+    session.undo()
+    assert session.moves == moves
+    with pytest.raises(BadInput, match="current position already"):
+        session.jump(5)
+    loaded = Session.load(json.dumps({**session.to_dict(), "moves": [*moves, "!jump 4 7"],
+                                      "cursor": 6}))
+    assert loaded.state == Session.from_id("trilobite::7/7/7/7/7/7", ["4", "7"]).state
+
+
+@pytest.mark.parametrize("marker, words", [("!jump 4 x", "'x'"), ("!jumpy", "!jumpy"),
+                                           ("!jump 1 1 1 1 1 1 1", "full")])
+def test_a_bad_jump_in_a_save_is_refused_whole(marker, words):
+    data = {**Session.from_id("trilobite::7/7/7/7/7/7", ["4"]).to_dict(),
+            "moves": ["4", marker], "cursor": 2}
+    with pytest.raises(BadInput, match="move 2") as refused:
+        Session.load(json.dumps(data))
+    assert words in str(refused.value)
 
 
 def test_memory_keeps_checkpoints_not_every_state():

@@ -1,8 +1,10 @@
 """The session (Simon Tatham's "midend"), one for all games: a history of moves with a cursor.
 
-Undo and redo move the cursor; a new move drops the redo tail. Restart and Solve are recorded
-as markers (`!restart`, and `!solve` followed by the solution's moves) so that they can be
-undone; a marker is never accepted as a move from outside (`play` takes game moves only).
+Undo and redo move the cursor; a new move drops the redo tail. Restart, Solve and Jump are
+recorded as markers (`!restart`; `!solve` followed by the solution's moves; `!jump` followed by
+the game moves from the start that lead to an earlier position) so that they can be undone;
+each marker says its state by itself, without pointing into the history. A marker is never
+accepted as a move from outside (`play` takes game moves only).
 Every state is reached by replaying moves through `game.apply`: a save file is a replay, and
 loading one checks every move. A bad save or game ID is refused whole.
 
@@ -31,6 +33,7 @@ from gridgames.registry import default_games
 
 RESTART = "!restart"
 SOLVE = "!solve"
+JUMP = "!jump"
 SAVE_FORMAT = "gridgames-save"
 SAVE_VERSION = 1
 MAX_HISTORY = 20_000  # moves a game keeps, the moves of recorded solutions included, so
@@ -138,6 +141,45 @@ class Session:
         self._go_to(self.cursor + 1)
         return self.state
 
+    def state_at(self, index: int) -> Any:
+        """The state after the first `index` recorded moves (the redo tail included), the
+        cursor unmoved: a replay of a finished or unfinished game, one position at a time."""
+        if not 0 <= index <= len(self._moves):
+            raise BadInput(f"no position {index}: this game has positions 0 to "
+                           f"{len(self._moves)}")
+        start = index - index % CHECKPOINT
+        while start not in self._checkpoints:
+            start -= CHECKPOINT
+        state = self._checkpoints[start]
+        for at in range(start, index):
+            state = self._after(state, self._moves[at])
+        return state
+
+    def game_moves_to(self, index: int) -> list[str]:
+        """The game moves from the start position that reach position `index` (markers
+        unfolded: a restart empties the list, a solution or a jump gives its moves)."""
+        moves: list[str] = []
+        for move in self._moves[:index]:
+            if move == RESTART:
+                moves = []
+            elif move.startswith(SOLVE):
+                moves.extend(move.split()[1:])
+            elif move.startswith(JUMP):
+                moves = move.split()[1:]
+            else:
+                moves.append(move)
+        return moves
+
+    def jump(self, index: int) -> Any:
+        """Make an earlier (or redo-tail) position the current one, recorded as a `!jump`
+        marker so that Undo comes back here."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise BadInput("a position is a whole number")
+        if index == self.cursor:
+            raise BadInput("this is the current position already")
+        self.state_at(index)  # the range check
+        return self._record(" ".join([JUMP, *self.game_moves_to(index)]))
+
     def _go_to(self, index: int) -> None:
         """Move the cursor, replaying from the nearest checkpoint at or before `index` (or
         from the current state, when that is nearer)."""
@@ -174,9 +216,7 @@ class Session:
         """Record a solver's answer for the current state (found here or in a compute
         worker): its moves, checked by replaying them, as one `!solve` marker."""
         if found.value is None:
-            raise BadInput(found.note if found.proven and found.note else
-                           "no solution from this position: undo or restart" if found.proven
-                           else f"no solution found within {found.seconds:.1f} s")
+            raise no_solution(found)
         if found.value:
             self._record(" ".join([SOLVE, *found.value]))
         return found
@@ -190,12 +230,17 @@ class Session:
             for step in move.split()[1:]:
                 state = self.game.apply(state, step)
             return state
+        if move.startswith(JUMP + " ") or move == JUMP:
+            state = self.initial
+            for step in move.split()[1:]:
+                state = self.game.apply(state, step)
+            return state
         return self.game.apply(state, move)
 
     def _record(self, move: str) -> Any:
         """Apply a move or a marker at the cursor and record it (the redo tail goes)."""
         applied = self._applied[self.cursor] + \
-            (max(1, move.count(" ")) if move.startswith(SOLVE) else 1)
+            (max(1, move.count(" ")) if move.startswith((SOLVE, JUMP)) else 1)
         if applied > MAX_HISTORY:
             raise BadInput(f"a game keeps at most {MAX_HISTORY} moves (a recorded solution's "
                            "moves included)")
@@ -283,3 +328,10 @@ class Session:
             session._replay_one(move, number)
         session._go_to(cursor)
         return session
+
+
+def no_solution(found: Result[list[str]]) -> BadInput:
+    """Why a solver's answer without a solution gives none: proven none, or none in time."""
+    return BadInput(found.note if found.proven and found.note else
+                    "no solution from this position: undo or restart" if found.proven
+                    else f"no solution found within {found.seconds:.1f} s")

@@ -67,6 +67,11 @@ class Game(ABC):
     name: ClassVar[str]  # registry key, used in game IDs and URLs
     title: ClassVar[str]
     summary: ClassVar[str]  # one line for menus
+    # How to play, in a few sentences for the page's help (the summary when empty).
+    rules: ClassVar[str] = ""
+    # Which way the status's score is better ("higher", "lower"), for a page's best scores;
+    # None where the score ranks nothing (a two-player game, a count that ends the same).
+    score_order: ClassVar[str | None] = None
     params_type: ClassVar[type[Params]]
     players: ClassVar[int] = 1
     player_names: ClassVar[tuple[str, ...]] = ()
@@ -165,4 +170,6 @@ def describe(game: Game) -> dict[str, Any]:
         "default_ai_level": game.ai.default_level if game.ai else None,
         "capabilities": [key for key in game.capabilities() if key != "commands"],
         "score_help": game.analyzer.score_help if game.analyzer else None,
+        "rules": game.rules or game.summary,
+        "score_order": game.score_order,
     }

@@ -24,10 +24,10 @@ from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
 from gridgames.core.game import describe
 from gridgames.core.ids import GameId
-from gridgames.core.result import Budget
+from gridgames.core.result import BEST_FOUND, Budget, Result
 from gridgames.core.rng import Rng
 from gridgames.registry import Games
-from gridgames.session import Session
+from gridgames.session import MAX_HISTORY, Session, no_solution
 from gridgames.web import online
 from gridgames.web.clients import RateLimit, client_of
 from gridgames.web.config import ServerConfig
@@ -41,6 +41,8 @@ MAX_SAVE = 1024 * 1024  # a save file may be up to 1 MB; other bodies stay at 64
 KIND_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0}
 GENERATE_SECONDS = 60.0
 DEMO_SECONDS = 60.0
+CLOCK = "clock_ms"  # in a game's extra: the time its page has been showing it, unfinished
+PREVIEW_VIEWS = 2000  # a solution's positions shown one by one before it is applied
 
 
 class _Body(BaseModel):
@@ -70,6 +72,13 @@ class Seats(_Body):
     seats: list[str] = Field(max_length=4)
 
 
+class SolveRequest(_Body):
+    moves: list[str] | None = Field(
+        None, max_length=MAX_HISTORY,
+        description="the solution the page was shown (GET .../solution), checked by replaying "
+        "it; without it the server solves again")
+
+
 def payload(table: Table) -> dict[str, Any]:
     session = table.session
     game, state = session.game, session.state
@@ -94,6 +103,8 @@ def payload(table: Table) -> dict[str, Any]:
         "legal_moves": game.legal_moves(state),
         "view": game.view(state),
         "updated_at": table.updated_at,
+        "positions": len(session.history),  # the redo tail's positions included
+        "clock_ms": table.extra.get(CLOCK, 0),  # the player's elapsed time, as the page said
     }
     ended = online.status_of(table)  # an online game that ended by resigning, a draw...
     if ended:
@@ -312,9 +323,17 @@ def api_router(api: Api) -> APIRouter:
                 raise IllegalMove("the position changed while the computer was thinking")
         return check
 
-    @router.post("/sessions/{session_id}/solve", summary="Play the solution (undoable)",
-                 responses=errors(404, 409, 429, 503))
-    async def solve(session_id: str, request: Request) -> dict[str, Any]:
+    @router.post("/sessions/{session_id}/solve", summary="Play the solution (undoable): the "
+                 "one given (checked), or one found now", responses=errors(404, 409, 429, 503))
+    async def solve(session_id: str, request: Request,
+                    body: SolveRequest | None = None) -> dict[str, Any]:
+        if body is not None and body.moves is not None:
+            if not body.moves:
+                raise BadInput("moves: a solution has at least one move")
+            given = Result(list(body.moves), BEST_FOUND, note="the solution the page showed")
+            answer, _ = await api.change(
+                session_id, lambda table: table.session.apply_solution(given))
+            return answer
         table, state, found = await ask(request, session_id, "solve")
         cursor = table.session.cursor
 
@@ -324,6 +343,27 @@ def api_router(api: Api) -> APIRouter:
 
         answer, _ = await api.change(session_id, record)
         return {**answer, "result": found.to_dict()}
+
+    @router.get("/sessions/{session_id}/solution",
+                summary="A solution from the current position, not applied: its moves and the "
+                "view after each (the first 2000), to step through",
+                responses=errors(404, 429, 503))
+    async def solution(session_id: str, request: Request) -> dict[str, Any]:
+        table, state, found = await ask(request, session_id, "solve")
+        if found.value is None:
+            raise no_solution(found)
+
+        def views() -> list[dict[str, Any]]:
+            game, at, shown = table.session.game, state, []
+            for move in found.value[:PREVIEW_VIEWS]:
+                at = game.apply(at, move)
+                shown.append({"move": move, "view": game.view(at),
+                              "status": game.status(at).message})
+            return shown
+
+        return {"moves": found.value, "steps": await run_in_threadpool(views),
+                "start": table.session.game.view(state), "cursor": table.session.cursor,
+                "result": found.to_dict()}
 
     @router.get("/sessions/{session_id}/hint", summary="The move the game suggests",
                 responses=errors(404, 429, 503))

@@ -31,6 +31,7 @@ from gridgames.store import SqlStore, open_store
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
+from gridgames.web.history_api import history_router
 from gridgames.web.limits import BodyLimit
 from gridgames.web.online_api import Online, add_live_route, online_router
 from gridgames.web.security import Security
@@ -94,6 +95,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     install_error_handlers(app)
     _pages(app, games)
     app.include_router(api_router(api))
+    app.include_router(history_router(api))
     app.include_router(online_router(api, on))
     add_live_route(app, on)
     describe_errors(app)

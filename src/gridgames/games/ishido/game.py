@@ -35,6 +35,7 @@ from gridgames.core.game import LOST, ONGOING, WON, Game, Status, check_move_tex
 from gridgames.core.grid import Grid
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
+from gridgames.core.words import count
 
 # --- tiles ---
 
@@ -246,6 +247,12 @@ class Ishido(Game):
     name = "ishido"
     title = "Ishido"
     summary = "Place 72 tiles so every neighbour shares a colour or an image. 4-ways score big."
+    rules = ("Place the next tile from the pouch on an empty cell next to at least one tile. "
+             "Every neighbour must share its colour or its image (classic rules: with two or "
+             "more neighbours, one shares the colour and another the image). More neighbours "
+             "score more; a tile with four neighbours is a 4-way and scores big. The game ends "
+             "when the pouch is empty (a win) or the next tile fits nowhere.")
+    score_order = "higher"
     params_type = IshidoParams
     renderer = "ishido.js"
     sample_params = ("rules=classic",)
@@ -302,7 +309,8 @@ class Ishido(Game):
             return Status(WON, "Game Over. You Win!", score=state.score)
         if not state.valid:
             return Status(LOST, "Game Over", score=state.score)
-        return Status(ONGOING, f"Score {state.score} · {left} tiles left", score=state.score)
+        return Status(ONGOING, f"Score {state.score} · {count(left, 'tile')} left",
+                      score=state.score)
 
     def text(self, state: IshidoState) -> str:
         lines = ["   " + " ".join(f"{c:>2}" for c in "abcdefghijkl")]

@@ -160,6 +160,11 @@ class Polar(Game):
     name = "polar"
     title = "Polar"
     summary = "Push every heart into a house on frictionless ice. Plan ahead: you can't pull."
+    rules = ("Walk the penguin with the arrow keys. Walking into ice, a heart or a bomb pushes "
+             "it: it slides until something stops it. A heart that slides into a house is "
+             "home; ice that hits something when pushed is crushed; a bomb blows up a "
+             "mountain. Bring every heart home, in as few moves as you can.")
+    score_order = "lower"
     params_type = PolarParams
     renderer = "polar.js"
     sample_params = ("level=2", "level=5", "pack=original,level=4")

@@ -27,6 +27,8 @@ class TicTacToe(StoneGame):
     name = "tictactoe"
     title = "Tic-tac-toe"
     summary = "Three in a row on a 3x3 grid: X against O."
+    rules = ("X and O take turns to mark an empty cell; X goes first. Three marks in a row, "
+             "a column or a diagonal win. A full board without a line is a draw.")
     params_type = TicTacToeParams
     renderer = "tictactoe.js"
 

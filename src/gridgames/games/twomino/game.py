@@ -228,6 +228,10 @@ class TwoMino(Game):
     name = "twomino"
     title = "2mino"
     summary = "Find every domino pair on a shuffled board by drawing the bars between them."
+    rules = ("The board holds a full set of dominoes, every pair of symbols once, with the "
+             "lines between them rubbed out. Click between two cells to draw or erase a bar. "
+             "Two neighbouring cells fenced in by bars make a domino, and the counter of "
+             "its pair goes up. Win by finding every pair exactly once.")
     params_type = TwoMinoParams
     renderer = "twomino.js"
     sample_params = ("n=3", "n=4,gen=unique,level=trivial")
