@@ -66,7 +66,7 @@ def test_assist_toggle_marks_valid_cells_with_points(page, server_url):
     marks = page.locator("[data-assist]")
     expect(marks.first).to_have_text("1")
     assert marks.count() >= 1
-    page.keyboard.press("x")
+    page.keyboard.press("v")
     expect(page.locator("[data-assist]")).to_have_count(0)
 
 

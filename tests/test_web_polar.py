@@ -12,7 +12,6 @@ from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
 KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
-WASD = {"U": "w", "D": "s", "L": "a", "R": "d"}
 
 
 def moves_shown(page, n):
@@ -27,7 +26,13 @@ def test_level_1_to_the_win_with_the_keyboard(page, server_url):
     moves_shown(page, 0)
     # A few moves, then undo and restart: the board comes back.
     page.keyboard.press(KEYS[solution[0]])
-    page.keyboard.press(WASD[solution[1]])
+    page.keyboard.press(KEYS[solution[1]])
+    moves_shown(page, 2)
+    # w a s d are the shell's keys (share, AI, solve, theme) in every game: never a move.
+    theme = page.locator("html").get_attribute("data-theme")
+    page.keyboard.press("d")
+    expect(page.locator("html")).not_to_have_attribute("data-theme", theme)
+    page.keyboard.press("d")
     moves_shown(page, 2)
     page.keyboard.press("u")
     moves_shown(page, 1)
@@ -36,7 +41,7 @@ def test_level_1_to_the_win_with_the_keyboard(page, server_url):
     # Keys pressed faster than the server answers are queued, not lost or reordered:
     # the page is only waited on every tenth move.
     for number, move in enumerate(solution, 1):
-        page.keyboard.press(KEYS[move] if number % 2 else WASD[move])
+        page.keyboard.press(KEYS[move])
         if number % 10 == 0:
             moves_shown(page, number)
         if number == 30:
@@ -62,9 +67,13 @@ def test_hint_arrow_buttons_and_refused_moves(page, server_url):
     page.locator(f'.polar-pad [data-move="{hinted}"]').click()
     moves_shown(page, 1)
     expect(page.locator("[data-penguin]")).to_be_visible()
-    page.locator("#solve").click()
-    expect(page.locator("#status-text")).to_have_text(re.compile("^Level solved in"),
-                                                      timeout=20000)
+    page.locator("#solve").click()  # the solution is shown step by step first
+    expect(page.locator("#stepper-label")).to_contain_text("step 0 of", timeout=20000)
+    page.keyboard.press("End")
+    expect(page.locator("#status-text")).to_have_text(re.compile("^Level solved in"))
+    page.locator("#step-apply").click()
+    expect(page.locator("#stepper")).to_be_hidden()
+    expect(page.locator("#status-text")).to_have_text(re.compile("^Level solved in"))
     page.keyboard.press("u")
     expect(page.locator("#status-text")).to_contain_text("to bring home")
 

@@ -286,9 +286,9 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
       return b;
     };
     return {
-      assist: make("assist", "Show valid cells and their points (x)", () => toggle("assist")),
-      images: make("images", "Tile pictures (t)", () => cycle("images", IMAGE_SETS)),
-      palette: make("palette", "Tile colours (c)", () => cycle("palette", PALETTES)),
+      assist: make("assist", "Show valid cells and their points (v)", () => toggle("assist")),
+      images: make("images", "Tile pictures (i)", () => cycle("images", IMAGE_SETS)),
+      palette: make("palette", "Tile colours (k)", () => cycle("palette", PALETTES)),
     };
   }
 
@@ -322,9 +322,9 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
     focus() { svg?.focus(); },
-    shortcuts: [["x", "Assist: show valid cells with their points", () => toggle("assist")],
-      ["t", "Change the tile pictures", () => cycle("images", IMAGE_SETS)],
-      ["c", "Change the tile colours", () => cycle("palette", PALETTES)]],
+    shortcuts: [["v", "Assist: show valid cells with their points", () => toggle("assist")],
+      ["i", "Change the tile pictures", () => cycle("images", IMAGE_SETS)],
+      ["k", "Change the tile colours", () => cycle("palette", PALETTES)]],
     destroy() { observer?.disconnect(); toolbar?.querySelectorAll("#assist, #images, #palette").forEach((b) => b.remove()); },
   };
 }

@@ -6,7 +6,8 @@ import { api } from "/static/js/api.js";
 import { boardSvg, el } from "/static/js/svg.js";
 
 const EMPTY = 0, TREE = 1, MOUNTAIN = 2, HOUSE = 3, ICE = 4, HEART = 5, BOMB = 6;
-const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R", w: "U", s: "D", a: "L", d: "R" };
+// Arrow keys only: W A S D would clash with the shell's keys (share, AI, solve, theme).
+const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 const SOLVED = "gridgames-polar-solved";
 const SWIPE = 24; // pixels
 
@@ -194,13 +195,12 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     moveCursor(dRow, dCol) { send(dRow < 0 ? "U" : dRow > 0 ? "D" : dCol < 0 ? "L" : "R"); },
     activate() {},
     pressKey(key) {
-      const move = KEYS[key] || KEYS[key.toLowerCase?.()];
+      const move = KEYS[key];
       if (!move) return false;
       send(move);
       return true;
     },
-    claims: ["w", "a", "s", "d"],
-    moveHelp: "Move or push (also W A S D, the arrow buttons, or a swipe)",
+    moveHelp: "Move or push (also the arrow buttons, or a swipe)",
     setEnabled(value) { enabled = value; },
     focus() { svg?.focus(); },
     shortcuts: [],

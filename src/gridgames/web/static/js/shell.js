@@ -5,6 +5,9 @@ import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
 import { OnlineTable, renderBar, showLinks } from "./online.js";
 import { forgetGame, noteGame } from "./unfinished.js";
+import { createClock } from "./clock.js";
+import { noteResult, renderStats, resetStats } from "./stats.js";
+import { createReplay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -21,6 +24,9 @@ let paused = false;
 let token = 0;          // bumps on every action, so that late AI answers are dropped
 let thinking = false;
 let table = null;       // online: the link this page holds (online.js), else null
+let clock = null;       // the puzzle's elapsed-time clock (clock.js)
+let replay = null;      // the move list and the stepper (replay.js)
+const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits between tries when the server is gone
 
 // Each control: its keys (the first one not claimed by the game's board is shown in help).
 const SHORTCUTS = [
@@ -31,13 +37,15 @@ const SHORTCUTS = [
   [["h"], "Hint", () => showHint()],
   [["c", "C"], "Check", () => runCheck()],
   [["a", "A"], "AI move", () => aiMove(true)],
-  [["s", "S"], "Solve", () => command("solve")],
+  [["s", "S"], "Solve: see the solution step by step, then apply it", () => showSolution()],
   [["p"], "Pause or resume the AIs", () => togglePause()],
   [["g"], "Settings", () => openSettings()],
   [["o"], "Play online", () => playOnline()],
   [["w"], "Share a link to watch", () => shareWatch()],
   [["d", "D"], "Light or dark theme", () => toggleTheme()],
-  [["?"], "This help", () => $("help-dialog").showModal()],
+  [["m"], "Replay: step through the moves (← →, Esc leaves)", () => replay.toggle()],
+  [["t"], "Statistics", () => openStats()],
+  [["?"], "This help", () => openHelp()],
 ];
 
 function keyLabel(key) {
@@ -64,6 +72,10 @@ async function start() {
   }
   $("title").textContent = card.title;
   document.title = `${card.title} · gridgames`;
+  clock = createClock($("clock"));
+  replay = createReplay({ draw: drawPosition, leave: () => { if (current) show(current, {}); },
+    act: (method, path, body) => act(method, path, body, { animate: false }), notice: showNotice });
+  $("moves-box").open = window.matchMedia("(min-width: 900px) and (min-height: 500px)").matches;
   wireControls();
   const query = new URLSearchParams(location.search);
   if (query.get("link")) {  // a seat's or a spectator's link to an online game
@@ -166,6 +178,8 @@ function show(payload, { animate = false } = {}) {
     if (table.isOlder(payload)) return;
     table.take(payload);
   }
+  if (replay.active) replay.close(false);
+  const before = current;
   current = payload;
   const view = payload.view;
   const fresh = !board || boardKind !== view.kind;
@@ -192,6 +206,13 @@ function show(payload, { animate = false } = {}) {
   updateButtons();
   updateUrl();
   noteGame(payload);
+  clock.follow(payload, isPuzzle() && !table);
+  showClock();
+  replay.renderList(payload);
+  // A game counts in the statistics when this page saw it end.
+  if (status.over && before?.session === payload.session && !before.status.over) {
+    noteResult(gameName, payload, { players: card.players, scoreOrder: card.score_order, ms: clock.ms });
+  }
   board.setEnabled(!thinking && seatToMove() === PERSON);
   scheduleAi();
 }
@@ -254,7 +275,7 @@ function updateButtons() {
     return;
   }
   const lastIsRestart = current.moves[current.moves.length - 1] === "!restart";
-  $("undo").disabled = !current.can_undo;
+  $("undo").disabled = !current.can_undo && !gameBefore();
   $("redo").disabled = !current.can_redo;
   $("restart").disabled = current.moves.length === 0 || lastIsRestart;
   $("hint").hidden = !can("hints");
@@ -313,7 +334,7 @@ function act(method, path, body, options = { animate: true }) {
   setThinking(false);
   const run = async () => {
     try {
-      show(await api(method, path, body), options);
+      show(await sendReliably(method, path, body), options);
       return true;
     } catch (error) {
       showNotice(error.message);
@@ -323,6 +344,40 @@ function act(method, path, body, options = { animate: true }) {
   const done = actions.then(run);
   actions = done;
   return done;
+}
+
+// A change sent while the server cannot be reached (a dropped connection, a restart) is
+// tried again until it can, saying "reconnecting…"; the actions after it wait in the queue.
+// Before each new try the page asks whether the game already took it (the answer may be
+// what was lost), so that a move is never made twice.
+async function sendReliably(method, path, body) {
+  const session = current?.session;
+  const mark = current && `${current.positions}/${current.cursor}/${current.seats.join()}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await api(method, path, body);
+      reconnecting(false);
+      return answer;
+    } catch (error) {
+      if (error.status !== 0 || table) throw error;
+      reconnecting(true);
+      await new Promise((done) => setTimeout(done, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+      if (!session || method === "GET") continue;
+      try {
+        const now = await api("GET", `/api/v1/sessions/${session}`);
+        reconnecting(false);
+        if (`${now.positions}/${now.cursor}/${now.seats.join()}` !== mark) return now;
+      } catch (again) {
+        if (again.status !== 0) throw again;
+      }
+    }
+  }
+}
+
+function reconnecting(on) {
+  if (table) return;  // online pages say it from their live connection
+  $("live").hidden = !on;
+  $("live").textContent = on ? "reconnecting…" : "";
 }
 
 function playMove(move) {
@@ -340,8 +395,76 @@ function command(name) {
     if (name === "undo" && !$("undo").disabled) linkAction("offer", { kind: "takeback" });
     return;
   }
-  if (name === "solve" && !can("solver")) return;
+  if (name === "undo" && !current.can_undo && gameBefore()) {
+    returnToGameBefore();
+    return;
+  }
   act("POST", `/api/v1/sessions/${current.session}/${name}`, undefined, { animate: name !== "undo" });
+}
+
+// New game keeps an unfinished game: the new one remembers it (for this tab), Undo at the
+// new game's start returns to it, and the home page's "continue" list keeps it meanwhile.
+function gameBefore() {
+  if (!current?.session) return null;
+  try { return sessionStorage.getItem(`gridgames-before-${current.session}`); } catch { return null; }
+}
+
+async function returnToGameBefore() {
+  const before = gameBefore();
+  try { sessionStorage.removeItem(`gridgames-before-${current.session}`); } catch { /* off */ }
+  try {
+    show(await sendReliably("GET", `/api/v1/sessions/${encodeURIComponent(before)}`), {});
+    showNotice("Back to the game you were playing.", "info");
+  } catch (error) {
+    showNotice(error.status === 404 ? "That game is no longer kept on the server." : error.message);
+    updateButtons();
+  }
+}
+
+// Solve: the server's solution, shown step by step (Next, Previous, Play); Apply plays it.
+function showSolution() {
+  if (!current || table || !can("solver") || current.status.over) return;
+  ask("solution", (answer) => replay.openSolution(answer));
+}
+
+// A position of the replay or of a solution, drawn by the game's renderer; no move from it.
+function drawPosition(view, text) {
+  board.render(view, {});
+  board.setEnabled(false);
+  $("status-text").textContent = text;
+  $("gameover").hidden = true;
+  $("swatch").hidden = true;
+}
+
+function isPuzzle() {
+  return card.players === 1;
+}
+
+function showClock() {
+  const wanted = isPuzzle() && !table && (saved("clock") ?? true);
+  $("clock").hidden = !wanted;
+}
+
+function openStats() {
+  fillStats();
+  $("stats-dialog").showModal();
+}
+
+function fillStats() {
+  $("stats-confirm").hidden = true;
+  renderStats($("stats-body"), gameName, { players: card.players, scoreOrder: card.score_order });
+}
+
+// The picture is the game as it stands, drawn only while the help is open (so that the
+// page holds one board's marks at a time).
+function openHelp() {
+  buildHelp();
+  const picture = $("help-picture");
+  picture.textContent = "";
+  if (current) {
+    try { renderer.drawPreview(picture, current.view); } catch { picture.textContent = ""; }
+  }
+  $("help-dialog").showModal();
 }
 
 async function newGame(params = null, seats = null) {
@@ -349,7 +472,14 @@ async function newGame(params = null, seats = null) {
     if (!$("new").disabled) linkAction("offer", { kind: "rematch" });
     return current;
   }
-  return openSession({ game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats });
+  const kept = current && !current.status.over && current.moves.length > 0 ? current.session : null;
+  const payload = await openSession({ game: gameName, params: params ?? current?.params ?? "", seats: seats ?? current?.seats });
+  if (kept) {
+    try { sessionStorage.setItem(`gridgames-before-${payload.session}`, kept); } catch { /* off */ }
+    updateButtons();
+    showNotice("Your unfinished game is kept: Undo (u) returns to it, and the home page lists it.", "info");
+  }
+  return payload;
 }
 
 // Online: an action of this page's seat, through its link.
@@ -410,7 +540,8 @@ function showHint() {
   ask("hint", (answer) => {
     hintMove = answer.hint;
     board.render(current.view, { hintMove });
-    if (hintMove) showNotice(`Hint: ${answer.why || hintMove} (${answer.result.words})`, "info");
+    // The move, and why where the game can say (2mino's deductions, Polar's plan...).
+    if (hintMove) showNotice(`Hint: ${answer.why && answer.why.includes(hintMove) ? answer.why : `${hintMove}${answer.why ? ` — ${answer.why}` : ""}`} (${answer.result.words})`, "info");
     else showNotice(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.");
   });
 }
@@ -493,10 +624,16 @@ function wireControls() {
   $("hint").addEventListener("click", showHint);
   $("check").addEventListener("click", runCheck);
   $("aimove").addEventListener("click", () => aiMove(true));
-  $("solve").addEventListener("click", () => command("solve"));
+  $("solve").addEventListener("click", showSolution);
+  $("stats").addEventListener("click", openStats);
+  $("stats-reset").addEventListener("click", () => { $("stats-confirm").hidden = false; $("stats-reset-no").focus(); });
+  $("stats-reset-no").addEventListener("click", () => { $("stats-confirm").hidden = true; });
+  $("stats-reset-yes").addEventListener("click", () => { resetStats(gameName); fillStats(); $("stats-reset").focus(); });
+  $("show-clock").addEventListener("change", (event) => { remember("clock", event.target.checked); showClock(); });
   $("pause").addEventListener("click", togglePause);
   $("settings").addEventListener("click", openSettings);
-  $("help").addEventListener("click", () => $("help-dialog").showModal());
+  $("help").addEventListener("click", openHelp);
+  $("help-dialog").addEventListener("close", () => { $("help-picture").textContent = ""; });
   $("start-new").addEventListener("click", startFromSettings);
   $("apply-seats").addEventListener("click", applySeats);
   document.addEventListener("keydown", onKey);
@@ -540,6 +677,8 @@ function openSettings() {
     seats.appendChild(label);
   });
   $("apply-seats").hidden = seats.hidden;
+  $("page-fields").hidden = !isPuzzle() || Boolean(table);
+  $("show-clock").checked = saved("clock") ?? true;
   $("settings-error").textContent = "";
   $("settings-dialog").showModal();
 }
@@ -571,46 +710,63 @@ async function applySeats() {
   }
 }
 
+// The help: the game's rules (from the server) beside a small picture of this game, and
+// exactly the keys that work on this page now.
 function buildHelp() {
-  const table = $("keys");
-  table.textContent = "";
+  $("help-rules").textContent = card.rules;
+  const keys = $("keys");
+  keys.textContent = "";
   const linked = Boolean(table);
-  const hidden = { Solve: !can("solver") || linked, Check: !can("checker") || linked,
+  const hidden = { "Solve: see the solution step by step, then apply it": !can("solver") || linked,
+    Check: !can("checker") || linked,
     "AI move": card.ai_levels.length === 0 || linked, Redo: linked, Restart: linked,
     "Pause or resume the AIs": card.ai_levels.length === 0 || linked, Hint: !can("hints") || linked,
     Settings: linked, "Play online": card.players !== 2 || linked,
-    "Share a link to watch": card.players === 2 || linked };
+    "Share a link to watch": card.players === 2 || linked,
+    "Replay: step through the moves (← →, Esc leaves)": linked };
   const claimed = new Set(board?.claims || []);
-  const rows = [
-    ...SHORTCUTS.filter(([, what]) => !hidden[what]).map(([keys, what]) => [keys.find((k) => !claimed.has(k)), what]),
-    ...(board?.shortcuts || []),
-  ];
-  for (const [key, what] of rows) {
-    const row = table.insertRow();
-    row.insertCell().innerHTML = `<kbd>${keyLabel(key)}</kbd>`;
+  const rows = [];
+  if (board?.digitHelp) rows.push([[board.digitKeys || "1–9"], board.digitHelp]);
+  for (const [shown, what] of board?.extraKeys || []) rows.push([shown, what]);
+  rows.push([["←", "↑", "↓", "→"], board?.moveHelp || "Move the cursor on the board"]);
+  if (!board?.moveHelp) rows.push([["Enter", "Space"], "Play at the cursor"]);
+  for (const [keys, what] of SHORTCUTS) {
+    const free = keys.filter((k) => !claimed.has(k));
+    if (!hidden[what] && free.length) rows.push([free.map(keyLabel), what]);
+  }
+  for (const [key, what] of board?.shortcuts || []) rows.push([[key], what]);
+  if (!linked) rows.push([["Ctrl+Z", "Ctrl+Y"], "Undo, redo"]);
+  rows.push([["Esc"], "Stop the computer thinking; leave the replay"]);
+  for (const [shown, what] of rows) {
+    const row = keys.insertRow();
+    const cell = row.insertCell();
+    shown.forEach((key, i) => {
+      if (i) cell.append(" ");
+      const kbd = document.createElement("kbd");
+      kbd.textContent = key;
+      cell.appendChild(kbd);
+    });
     row.insertCell().textContent = what;
-  }
-  if (board?.moveHelp) {
-    const row = table.insertRow();
-    row.insertCell().innerHTML = "<kbd>←</kbd><kbd>↑</kbd><kbd>↓</kbd><kbd>→</kbd>";
-    row.insertCell().textContent = board.moveHelp;
-  }
-  if (board?.digitHelp) {
-    const extra = table.insertRow();
-    extra.insertCell().innerHTML = "<kbd>1</kbd>–<kbd>9</kbd>";
-    extra.insertCell().textContent = board.digitHelp;
   }
 }
 
 function onKey(event) {
   if (document.querySelector("dialog[open]")) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+  if (replay?.active && !event.ctrlKey && !event.altKey && !event.metaKey) {
+    // Stepping: the stepper's keys; of the rest only help, theme and statistics.
+    if (replay.key(event.key)) {
+      event.preventDefault();
+      return;
+    }
+    if (!["?", "d", "D", "t"].includes(event.key)) return;
+  }
   if (event.key === "Escape" && thinking) {
     cancelThinking();
     event.preventDefault();
     return;
   }
-  const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
   if (event.altKey || event.metaKey) return;
   if (event.ctrlKey) {
     if (event.key === "z") { command("undo"); event.preventDefault(); }

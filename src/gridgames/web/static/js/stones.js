@@ -166,9 +166,23 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   }
 
   // Digit keys: a Trilobite column by its name, a tic-tac-toe cell by the seed's numbering
-  // (1..9 in reading order).
+  // (1..9 in reading order). Columns past 9 are named a, b, c...: those letters are the
+  // page's own keys (a: AI move), so they are typed after the prefix 0.
+  let prefixed = 0;        // when 0 was pressed (ms), or 0
+  const PREFIX_MS = 3000;
   function pressKey(key) {
-    if (!view || !/^[1-9]$/.test(key)) return false;
+    if (!view) return false;
+    if (view.gravity && letterColumns()) {
+      if (key === "0") { prefixed = Date.now(); return true; }
+      const waiting = prefixed && Date.now() - prefixed < PREFIX_MS;
+      prefixed = 0;
+      if (waiting && view.column_names.includes(key) && !/^[1-9]$/.test(key)) {
+        const target = view.targets.find((t) => t.move === key);
+        if (target && enabled) onMove(target.move);
+        return true;
+      }
+    }
+    if (!/^[1-9]$/.test(key)) return false;
     if (view.gravity) {
       const target = view.targets.find((t) => t.move === key);
       if (target && enabled) onMove(target.move);
@@ -179,8 +193,21 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     return true;
   }
 
+  function letterColumns() {
+    return view.column_names.filter((name) => !/^[1-9]$/.test(name));
+  }
+
   return {
     get digitHelp() { return view?.gravity ? "Play that column" : "Play a cell: 1 top left to 9 bottom right"; },
+    get digitKeys() { return view?.gravity ? `1–${Math.min(9, view.cols)}` : "1–9"; },
+    // Rows for the help: the keys this board takes besides digits and arrows.
+    get extraKeys() {
+      const letters = view?.gravity ? letterColumns() : [];
+      if (!letters.length) return [];
+      const last = letters[letters.length - 1];
+      const span = letters.length > 1 ? `columns ${letters[0]}–${last} (10 to ${9 + letters.length})` : `column ${last} (10)`;
+      return [[["0", letters.length > 1 ? `${letters[0]}–${last}` : last], `Play ${span}: 0, then the letter`]];
+    },
     render,
     moveCursor,
     activate,
