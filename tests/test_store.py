@@ -44,6 +44,22 @@ def test_create_load_update(store):
     assert store.count() == 1 and list(store.ids()) == ["g1234567"]
 
 
+def test_a_games_clock_survives_closing_the_database(tmp_path):
+    """The page's elapsed time lives in the game's extra: written with a change, read back
+    by a store opened afresh (a server restarted)."""
+    path = str(tmp_path / "games.db")
+    first = open_store(path)
+    made = first.create(record())
+    made.extra = {"clock_ms": 83_250}
+    first.update(made, first_changed=2, stored_moves=2)
+    first.close()
+    again = open_store(path)
+    try:
+        assert again.load("g1234567").extra == {"clock_ms": 83_250}
+    finally:
+        again.close()
+
+
 def test_a_change_over_an_old_version_is_refused(store):
     store.create(record())
     first, second = store.load("g1234567"), store.load("g1234567")

@@ -434,6 +434,7 @@ function drawPosition(view, text) {
   $("status-text").textContent = text;
   $("gameover").hidden = true;
   $("swatch").hidden = true;
+  $("ai-note").hidden = true;  // the note is about the current position
 }
 
 function isPuzzle() {
