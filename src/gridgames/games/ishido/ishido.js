@@ -5,8 +5,11 @@
 import { boardSvg, el } from "/static/js/svg.js";
 
 const PALETTES = {
-  // Paul Tol "bright" in the seed's order: blue, cyan, green, yellow, red, purple.
-  bright: { name: "Tol bright", colours: ["#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377"], ink: "whitesmoke", edge: "rgba(0,0,0,.25)" },
+  // Paul Tol "bright" in the seed's order: blue, cyan, green, yellow, red, purple; the blue
+  // made a little lighter (#4477AA -> #3C77BE, 2.3 apart in CIEDE2000), the closest change
+  // that keeps it at least 10 from the green for a tritanope (8.6 before): see
+  // tests/test_palettes.py.
+  bright: { name: "Tol bright", colours: ["#3C77BE", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377"], ink: "whitesmoke", edge: "rgba(0,0,0,.25)" },
   // Okabe-Ito colours, strongly different in lightness, with black outlines and colour letters.
   contrast: { name: "High contrast", colours: ["#0072B2", "#56B4E9", "#009E73", "#F0E442", "#D55E00", "#CC79A7"], ink: "#000", edge: "#000", marks: true },
 };
@@ -19,6 +22,7 @@ const IMAGE_SETS = {
 const COLOUR_MARKS = ["b", "c", "g", "y", "r", "p"];
 const PREFS = "gridgames-ishido-look";
 const SIDE = 3.4;   // width (landscape) or height (portrait) of the panel beside the board
+const SHORT = 420;  // px: a board area this low is a phone held sideways
 
 let emojiOk = null;
 function canDrawEmoji() {
@@ -59,8 +63,15 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
   const observer = live ? new ResizeObserver(() => { if (view && orientation() !== layout?.portrait) draw(); }) : null;
   observer?.observe(container);
 
+  // The panel goes below the board when that draws the cells larger; in a short window (a
+  // phone held sideways) also when they are at most 10% smaller, as the stacked drawing then
+  // fills the height.
   function orientation() {
-    return container.clientHeight > container.clientWidth * 0.9;
+    const w = container.clientWidth, h = container.clientHeight;
+    if (!view || !w || !h) return h > w * 0.9;
+    const beside = Math.min(w / (view.cols + 0.3 + SIDE), h / view.rows);
+    const below = Math.min(w / view.cols, h / (view.rows + 0.3 + SIDE));
+    return below >= (h < SHORT ? 0.9 : 1) * beside;
   }
 
   function render(nextView, { hintMove = null } = {}) {

@@ -7,7 +7,7 @@ import { boardSvg, el } from "/static/js/svg.js";
 
 const TINTS = ["#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB",
   "#77AADD", "#99DDFF", "#44BB99", "#EEDD88", "#EE8866", "#FFAABB"];
-const GAP = 0.8;
+const GAP = 0.5;
 const NEAR = 0.3;          // how close to a border the pointer lights its bar (in cells)
 const LONG_PRESS_MS = 500;
 
@@ -26,7 +26,14 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
   const observer = live ? new ResizeObserver(() => { if (view && isPortrait() !== portrait) draw(); }) : null;
   observer?.observe(container);
 
-  function isPortrait() { return container.clientHeight > container.clientWidth; }
+  // The samples board below the game board or beside it, whichever draws the cells larger.
+  function isPortrait() {
+    const w = container.clientWidth, h = container.clientHeight;
+    if (!view || !w || !h) return h > w;
+    const beside = Math.min(w / (2 * view.cols + GAP), h / view.rows);
+    const below = Math.min(w / view.cols, h / (2 * view.rows + GAP));
+    return below > beside;
+  }
 
   function render(nextView, { hintMove = null, marks: newMarks = [] } = {}) {
     view = nextView;
@@ -46,8 +53,9 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     const height = portrait ? view.rows * 2 + GAP : view.rows;
     svg = boardSvg(container, width, height, `2mino board, ${view.n} symbols`);
     svg.setAttribute("tabindex", "0");
-    drawFound(svg);
+    const twice = drawFound(svg);
     drawSymbols(svg, view.symbols, 0, 0, "game");
+    for (const [a, b, text] of twice) countMark(svg, a, b, 0, 0, text);
     drawSamples(svg, o);
     barLayer = el("g", {}, svg);
     drawBars();
@@ -73,14 +81,27 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     return el("rect", { x: dx + x + 0.06, y: dy + y + 0.06, width: Math.abs(ax - bx) + 0.88, height: Math.abs(ay - by) + 0.88, rx: 0.22, class: cls, ...extra }, parent);
   }
 
+  // A pair found more than once is red and also marked "×2" (never colour alone).
   function drawFound(parent) {
+    const marks = [];
     for (const [a, b] of view.found) {
-      const value = pairValue(view.symbols[a], view.symbols[b]);
-      const cls = view.counts[value] > 1 ? "mino-found twice" : "mino-found";
+      const count = view.counts[pairValue(view.symbols[a], view.symbols[b])];
+      const cls = count > 1 ? "mino-found twice" : "mino-found";
       dominoRect(parent, a, b, 0, 0, cls, { "data-found": `${a}-${b}` });
+      if (count > 1) marks.push([a, b, `×${count}`]);
     }
+    return marks;
   }
 
+  // A count between a domino's two symbols, drawn over them.
+  function countMark(parent, a, b, dx, dy, text) {
+    const [ax, ay] = cellXY(a), [bx, by] = cellXY(b);
+    const t = el("text", { x: dx + (ax + bx) / 2 + 0.5, y: dy + (ay + by) / 2 + 0.52, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.3, class: "mino-count", "data-count-mark": text }, parent);
+    t.textContent = text;
+  }
+
+  // Each pair of the samples board: not found (outline), found once (blue, "✓") or more
+  // often (red, "×2"): the mark tells it without the colour.
   function drawSamples(parent, o) {
     el("rect", { x: o.x, y: o.y, width: view.cols, height: view.rows, class: "mino-samples-bg" }, parent);
     for (const [a, b, value] of view.sample_pairs) {
@@ -90,6 +111,10 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
       if (value === shown) rect.classList.add("shown");
     }
     drawSymbols(parent, view.sample_symbols, o.x, o.y, "sample");
+    for (const [a, b, value] of view.sample_pairs) {
+      const count = view.counts[value];
+      if (count) countMark(parent, a, b, o.x, o.y, count === 1 ? "✓" : `×${count}`);
+    }
   }
 
   function barLine(index) {

@@ -203,6 +203,7 @@ function show(payload, { animate = false } = {}) {
   showResult(payload);
   $("gameover").hidden = !status.over;
   $("gameover-text").textContent = status.message;
+  announce(before, payload);
   updateButtons();
   updateUrl();
   noteGame(payload);
@@ -215,6 +216,24 @@ function show(payload, { animate = false } = {}) {
   }
   board.setEnabled(!thinking && seatToMove() === PERSON);
   scheduleAi();
+}
+
+// Screen readers hear each move and what follows ("X played a1. It's O's turn"), and any
+// other change of the status line; the status line itself is not a live region, so that
+// nothing is said twice (nor its clock every second).
+function announce(before, payload) {
+  const said = $("announce");
+  if (!before) return;
+  if (before.session !== payload.session || before.seed_id !== payload.seed_id) {
+    said.textContent = `New game. ${payload.status.message}`;
+    return;
+  }
+  const last = payload.moves[payload.moves.length - 1];
+  const moved = payload.moves.length === before.moves.length + 1 && last && !last.startsWith("!");
+  const mover = card.players > 1 ? payload.player_names[before.to_move] : null;
+  const move = moved ? `${mover ? `${mover} played` : "Played"} ${last}. ` : "";
+  const text = move + payload.status.message;
+  if (text !== said.textContent || moved) said.textContent = text;
 }
 
 // Machine play says how sure it is: "proven", or "best found in 2.1 s" and why.

@@ -1,0 +1,117 @@
+"""Accessibility in the browser: axe-core (the copy that the PyPI package axe-playwright-python
+ships, installed by the test extra) finds no serious or critical violation on any page, light
+or dark, with the dialogs open too; every control shows where the keyboard focus is; moves
+and results reach the page's live regions."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.test_web_screens import GAMES, PAGES
+
+pytestmark = pytest.mark.browser
+
+BAD = {"serious", "critical"}
+
+
+def axe_script() -> str:
+    spec = importlib.util.find_spec("axe_playwright_python")
+    if spec is None:
+        message = "axe-playwright-python is not installed (pip install -e '.[test]')"
+        if os.environ.get("GRIDGAMES_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return (Path(spec.origin).parent / "axe.min.js").read_text(encoding="utf-8")
+
+
+def violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_script())
+    found = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']}: "
+            + "; ".join(str(n["target"]) for n in v["nodes"][:5])
+            for v in found if v["impact"] in BAD]
+
+
+def open_page(page, server_url, name, theme):
+    page.add_init_script(f"localStorage.setItem('gridgames-theme', '{theme}')")
+    if name == "home":
+        page.goto(server_url)
+        expect(page.locator(".card .preview svg")).to_have_count(len(GAMES), timeout=20000)
+    else:
+        page.goto(server_url + GAMES[name])
+        expect(page.locator("#status-text")).not_to_have_text("Loading…", timeout=20000)
+        expect(page.locator("#thinking")).to_be_hidden(timeout=20000)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", PAGES)
+def test_axe_finds_nothing_serious(page, server_url, name, theme):
+    open_page(page, server_url, name, theme)
+    found = violations(page)
+    assert not found, f"{name} ({theme}): {found}"
+    if name == "home":
+        return
+    for button, dialog in [("#settings", "#settings-dialog"), ("#help", "#help-dialog")]:
+        page.locator(button).click()
+        expect(page.locator(dialog)).to_be_visible()
+        found = violations(page)
+        assert not found, f"{name} ({theme}) with {dialog} open: {found}"
+        page.keyboard.press("Escape")
+        expect(page.locator(dialog)).to_be_hidden()
+
+
+# Where the keyboard focus is: an outline (or a box shadow) on the focused element itself.
+FOCUS_RING = """() => {
+  const node = document.activeElement;
+  if (!node || node === document.body) return null;
+  const style = getComputedStyle(node);
+  const ring = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+  const name = node.tagName.toLowerCase() + (node.id ? "#" + node.id : "")
+    + " " + (node.getAttribute("aria-label") || node.textContent || "").trim().slice(0, 20);
+  return { name, ring: ring || style.boxShadow !== "none" };
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_control_shows_the_keyboard_focus(page, server_url, name):
+    open_page(page, server_url, name, "dark")
+    seen, missing = set(), []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUS_RING)
+        if focused is None or focused["name"] in seen:
+            if focused is not None:
+                break
+            continue
+        seen.add(focused["name"])
+        if not focused["ring"]:
+            missing.append(focused["name"])
+    assert len(seen) >= 3, f"Tab reached only {seen}"
+    assert not missing, f"{name}: no visible focus on {missing}"
+
+
+def test_moves_and_results_are_announced(page, server_url):
+    """A polite live region says each move with what follows, and the result."""
+    page.goto(f"{server_url}/play/tictactoe?id=tictactoe::3/3/3")
+    expect(page.locator("#status-text")).to_have_text("It's X's turn")
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    page.locator('[data-cell="0"]').click()
+    expect(announce).to_have_text("X played a1. It's O's turn")
+    expect(page.locator("#status-text")).to_have_text("It's O's turn")
+    for cell in (3, 1, 4):
+        page.locator(f'[data-cell="{cell}"]').click()
+        expect(page.locator(f'[data-stone="{cell}"]')).to_be_visible()
+    page.locator('[data-cell="2"]').click()
+    expect(announce).to_have_text("X played c1. X wins!")
+    page.keyboard.press("u")
+    expect(announce).to_have_text("It's X's turn")
+    # The clock ticks in the status line: nothing around it is read out as it changes.
+    assert page.locator("[aria-live]:has(#clock), [role=status]:has(#clock)").count() == 0

@@ -1,0 +1,161 @@
+"""Every page at every screen size, light and dark: phones both ways up (360x640, 640x360), a
+tablet (768x1024) and a desktop (1920x1080). Each is photographed into test-artifacts/screens/
+and fails on a horizontal scroll or on any visible element outside the window (a game page
+fits the window whole; the home page may scroll down, never sideways). On a phone held
+sideways the board takes at least 70% of the window's height, the controls beside it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(360, 640), (640, 360), (768, 1024), (1920, 1080)]
+THEMES = ["light", "dark"]
+# Each game with a position that has something on the board.
+GAMES = {
+    "tictactoe": "/play/tictactoe?id=tictactoe::3/3/3&moves=a1+b2+c1",
+    "trilobite": "/play/trilobite?id=trilobite::7/7/7/7/7/7&moves=4+4+5+3",
+    "ishido": "/play/ishido",
+    "polar": "/play/polar",
+    "twomino": "/play/twomino",
+}
+PAGES = ["home", *GAMES]
+# Polar's board is six times as wide as it is high: held sideways, the phone's width bounds
+# it, so there it must span the window's width instead.
+WIDE_BOARDS = {"polar"}
+MIN_HEIGHT_SHARE = 0.70
+MIN_WIDTH_SHARE = 0.90
+
+# Helpers in the page: an element's name for messages, and the board's box as drawn (the
+# SVG keeps its viewBox's aspect inside its own box: "meet").
+HELPERS = """
+window.nameOf = (node) => node.tagName.toLowerCase() + (node.id ? "#" + node.id : "")
+  + " " + (node.getAttribute("aria-label") || node.textContent || "").trim().slice(0, 20);
+window.drawnBoard = () => {
+  const svg = document.querySelector("#board svg");
+  const box = svg.getBoundingClientRect();
+  const [, , w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const scale = Math.min(box.width / w, box.height / h);
+  const left = box.left + (box.width - w * scale) / 2;
+  const top = box.top + (box.height - h * scale) / 2;
+  return { left, top, right: left + w * scale, bottom: top + h * scale,
+           width: w * scale, height: h * scale };
+};
+true;
+"""
+
+# Every element shown on the page whose box leaves the window (the inside of an SVG is
+# clipped by its viewBox, so only the SVG's own box counts), and the scroll sizes.
+OUTSIDE = """(wholePage) => {
+  const width = document.documentElement.clientWidth, height = window.innerHeight;
+  const bottom = wholePage ? document.documentElement.scrollHeight : height;
+  const outside = [];
+  for (const node of document.body.querySelectorAll("*")) {
+    const svg = node.closest("svg");
+    if (svg && svg !== node) continue;
+    if (!node.checkVisibility({ visibilityProperty: true })) continue;
+    const box = node.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const top = box.top + (wholePage ? window.scrollY : 0);
+    const out = box.left < -0.5 || box.right > width + 0.5
+      || top < -0.5 || top + box.height > bottom + 0.5;
+    if (out) {
+      outside.push(`${nameOf(node)} at ${Math.round(box.left)},${Math.round(top)} `
+        + `${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return { outside, scrollWidth: document.documentElement.scrollWidth, width,
+           scrollHeight: document.documentElement.scrollHeight, height };
+}"""
+
+# Every control shown (button, link, select, input, summary) that cannot be clicked at its
+# centre because something else is on top of it, or that the drawn board overlaps.
+COVERED = """() => {
+  const board = drawnBoard();
+  const covered = [];
+  for (const node of document.querySelectorAll("button, a, select, input, summary")) {
+    if (!node.checkVisibility({ visibilityProperty: true })) continue;
+    const r = node.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(node === hit || node.contains(hit) || hit.contains(node))) {
+      covered.push(`${nameOf(node)} (under ${hit?.tagName})`);
+    }
+    const apart = r.right <= board.left + 1 || r.left >= board.right - 1
+      || r.bottom <= board.top + 1 || r.top >= board.bottom - 1;
+    if (!apart) covered.push(`${nameOf(node)} (the board overlaps it)`);
+  }
+  return covered;
+}"""
+
+
+def open_page(browser, server_url, page_name, width, height, theme):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('gridgames-theme', '{theme}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    if page_name == "home":
+        page.goto(server_url)
+        expect(page.locator(".card .preview svg")).to_have_count(len(GAMES), timeout=20000)
+    else:
+        page.goto(server_url + GAMES[page_name])
+        expect(page.locator("#status-text")).not_to_have_text("Loading…", timeout=20000)
+        expect(page.locator("#board svg")).to_be_visible()
+        expect(page.locator("#thinking")).to_be_hidden(timeout=20000)
+    page.evaluate("document.fonts.ready")
+    page.evaluate(HELPERS)
+    return context, page, errors
+
+
+def check_fits(page, page_name, width, height, theme):
+    (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "screens" / f"{page_name}-{width}x{height}-{theme}.png"))
+    found = page.evaluate(OUTSIDE, page_name == "home")
+    where = f"{page_name} at {width}x{height} ({theme})"
+    assert found["scrollWidth"] <= found["width"], f"{where} scrolls sideways: {found}"
+    if page_name != "home":
+        assert found["scrollHeight"] <= found["height"], f"{where} scrolls down: {found}"
+    assert not found["outside"], f"{where}: outside the window: {found['outside']}"
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("page_name", PAGES)
+def test_every_page_fits_every_screen(browser, server_url, page_name, width, height):
+    for theme in THEMES:
+        context, page, errors = open_page(browser, server_url, page_name, width, height, theme)
+        try:
+            assert page.locator("html").get_attribute("data-theme") == theme
+            check_fits(page, page_name, width, height, theme)
+            if page_name != "home":
+                covered = page.evaluate(COVERED)
+                assert not covered, f"{page_name} at {width}x{height}: covered: {covered}"
+            assert not errors, f"JavaScript errors: {errors}"
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_phone_held_sideways_gives_the_board_the_height(browser, server_url, game):
+    width, height = 640, 360
+    context, page, errors = open_page(browser, server_url, game, width, height, "light")
+    try:
+        board = page.evaluate("drawnBoard()")
+        controls = page.locator("#controls").bounding_box()
+        board_box = page.locator("#board svg").bounding_box()
+        print(f"{game} at 640x360: board {board['width']:.0f}x{board['height']:.0f} px, "
+              f"{board['height'] / height:.0%} of the height, {board['width'] / width:.0%} "
+              f"of the width")
+        if game in WIDE_BOARDS:
+            assert board["width"] >= MIN_WIDTH_SHARE * width, board
+        else:
+            assert board["height"] >= MIN_HEIGHT_SHARE * height, board
+            # The controls are beside the board, not under it.
+            assert controls["x"] >= board_box["x"] + board_box["width"] - 1, (controls, board_box)
+        assert not errors
+    finally:
+        context.close()
