@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import screenshot
 from tests.test_web_screens import GAMES, PAGES
 
 pytestmark = pytest.mark.browser
@@ -115,3 +116,59 @@ def test_moves_and_results_are_announced(page, server_url):
     expect(announce).to_have_text("It's X's turn")
     # The clock ticks in the status line: nothing around it is read out as it changes.
     assert page.locator("[aria-live]:has(#clock), [role=status]:has(#clock)").count() == 0
+
+
+def test_nothing_is_told_by_colour_alone(page, server_url):
+    """Trilobite's two players differ in shape as well as colour; every Ishido tile keeps a
+    picture; 2mino's counters say found once (✓) or twice (×2) in text."""
+    from urllib.parse import quote
+
+    from gridgames.games.twomino.board import layout, pair_index
+    from tests.test_web_twomino import click_bar, small_board
+
+    page.goto(f"{server_url}/play/trilobite?id=trilobite::7/7/7/7/7/7&moves=4+4+3")
+    expect(page.locator("[data-stone]")).to_have_count(3)
+    shapes = page.locator("[data-stone]").evaluate_all(
+        "ns => ns.map(n => [n.dataset.mark, [...n.querySelectorAll('circle')]"
+        ".map(c => c.getAttribute('r') + (c.getAttribute('fill') === 'none' ? 'ring' : ''))"
+        ".join(' ')])")
+    by_mark = {mark: shape for mark, shape in shapes}
+    assert set(by_mark) == {"x", "o"} and by_mark["x"] != by_mark["o"], shapes
+
+    page.goto(f"{server_url}/play/ishido")
+    expect(page.locator("[data-placed]")).to_have_count(6)
+    for look in range(3):  # every picture set: birds (or letters without the font), shapes...
+        pictures = page.locator("[data-placed]").evaluate_all(
+            "ns => ns.map(n => n.querySelectorAll('polygon, circle, rect').length > 1"
+            " || [...n.querySelectorAll('text')].some(t => t.textContent.trim()))")
+        assert all(pictures), f"a tile without its picture (look {look})"
+        page.locator("#images").click()
+
+    # A 2mino board where one pair is enclosed twice: two dominoes with the same symbols
+    # whose outlines share no bar.
+    board, locked, game_id = small_board(4, "twice")
+    lay = layout(4)
+
+    def value(bar):
+        a, b = lay.bars[bar]
+        return pair_index(board.symbols[a], board.symbols[b])
+
+    usable = [bar for bar in range(len(lay.bars)) if bar not in locked]
+    first, second = next(
+        (one, two) for one in usable for two in usable
+        if one < two and value(one) == value(two)
+        and not set(lay.outline(one) + (one,)) & set(lay.outline(two) + (two,)))
+    page.goto(f"{server_url}/play/twomino?id={quote(game_id)}")
+    expect(page.locator('[data-count-mark]')).to_have_count(0)
+    for bar in lay.outline(first):
+        if bar not in locked:
+            click_bar(page, lay, bar)
+    expect(page.locator('[data-count-mark="✓"]')).to_have_count(1)
+    for bar in lay.outline(second):
+        if bar not in locked:
+            click_bar(page, lay, bar)
+    # Twice: the sample and both dominoes on the board say ×2.
+    expect(page.locator('[data-count-mark="×2"]')).to_have_count(3)
+    expect(page.locator('[data-count-mark="✓"]')).to_have_count(0)
+    expect(page.locator("#status-text")).to_contain_text("found twice or more")
+    screenshot(page, "twomino-found-twice")

@@ -48,9 +48,17 @@ window.drawnBoard = () => {
 true;
 """
 
-# Every element shown on the page whose box leaves the window (the inside of an SVG is
-# clipped by its viewBox, so only the SVG's own box counts), and the scroll sizes.
+# Every element shown on the page whose box leaves the window, and the scroll sizes. The
+# inside of an SVG is clipped by its viewBox, and what is in a box that scrolls (a long move
+# list) is reached by scrolling it: for those, only the SVG's or the box's own box counts.
 OUTSIDE = """(wholePage) => {
+  const insideScroller = (node) => {
+    for (let up = node.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (/(auto|scroll)/.test(style.overflowX + style.overflowY)) return true;
+    }
+    return false;
+  };
   const width = document.documentElement.clientWidth, height = window.innerHeight;
   const bottom = wholePage ? document.documentElement.scrollHeight : height;
   const outside = [];
@@ -58,6 +66,7 @@ OUTSIDE = """(wholePage) => {
     const svg = node.closest("svg");
     if (svg && svg !== node) continue;
     if (!node.checkVisibility({ visibilityProperty: true })) continue;
+    if (insideScroller(node)) continue;
     const box = node.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
     const top = box.top + (wholePage ? window.scrollY : 0);
@@ -156,6 +165,48 @@ def test_a_phone_held_sideways_gives_the_board_the_height(browser, server_url, g
             assert board["height"] >= MIN_HEIGHT_SHARE * height, board
             # The controls are beside the board, not under it.
             assert controls["x"] >= board_box["x"] + board_box["width"] - 1, (controls, board_box)
+        assert not errors
+    finally:
+        context.close()
+
+
+# The dialogs fit the window (their content may scroll inside them, never sideways).
+DIALOG_FITS = """() => {
+  const dialog = document.querySelector("dialog[open]");
+  const box = dialog.getBoundingClientRect();
+  return { inside: box.left >= 0 && box.top >= 0 && box.right <= innerWidth
+                   && box.bottom <= innerHeight,
+           sideways: dialog.scrollWidth > dialog.clientWidth + 1,
+           box: [box.left, box.top, box.width, box.height] };
+}"""
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_replay_and_dialogs_fit_every_screen(browser, server_url, width, height):
+    """The game page's other states: a replay (its step bar above the board), the move
+    list opened, and each dialog (settings, help, statistics)."""
+    context, page, errors = open_page(browser, server_url, "trilobite", width, height, "dark")
+    try:
+        page.keyboard.press("m")
+        expect(page.locator("#stepper")).to_be_visible()
+        check_fits(page, "trilobite-replay", width, height, "dark")
+        assert not page.evaluate(COVERED)
+        page.keyboard.press("Escape")
+        expect(page.locator("#stepper")).to_be_hidden()
+        if not page.locator("#moves-box").evaluate("d => d.open"):
+            page.locator("#moves-box summary").click()
+        check_fits(page, "trilobite-moves", width, height, "dark")
+        for button, dialog in [("#settings", "#settings-dialog"), ("#help", "#help-dialog"),
+                               ("#stats", "#stats-dialog")]:
+            page.locator(button).click()
+            expect(page.locator(dialog)).to_be_visible()
+            (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "screens"
+                                     / f"trilobite-{dialog[1:]}-{width}x{height}.png"))
+            fits = page.evaluate(DIALOG_FITS)
+            assert fits["inside"] and not fits["sideways"], (dialog, width, height, fits)
+            page.keyboard.press("Escape")
+            expect(page.locator(dialog)).to_be_hidden()
         assert not errors
     finally:
         context.close()

@@ -63,7 +63,7 @@ def test_play_a_small_board_to_victory(page, server_url):
         expect(page.locator('[data-state="on"]')).to_have_count(count)
         if count == len(todo) - 2:
             once = page.locator('.mino-sample.once')
-            assert once.count() >= 1  # found pairs turn green on the samples board
+            assert once.count() >= 1  # found pairs turn blue (and get a ✓) on the samples board
             screenshot(page, "twomino-progress")
     expect(page.locator("#status-text")).to_have_text("All 6 pairs found!")
     expect(page.locator(".mino-sample.once")).to_have_count(6)
