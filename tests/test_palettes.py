@@ -231,7 +231,10 @@ PALETTES = {
 def test_every_pair_stays_apart_under_colour_blindness(palette, theme):
     colours = PALETTES[palette](theme)
     distance, a, b, vision = closest_pair(colours)
-    print(f"{palette} ({theme}): closest {a} / {b} under {vision}: {distance:.1f}")
+    each = {v or "normal": min(ciede2000(seen(colours[x], v), seen(colours[y], v))
+                               for x, y in itertools.combinations(colours, 2)) for v in VISIONS}
+    print(f"{palette} ({theme}): closest {a} / {b} under {vision}: {distance:.1f}; "
+          + ", ".join(f"{v} {d:.1f}" for v, d in each.items()))
     assert distance >= MIN_DE, (
         f"{palette} ({theme}): {a} and {b} are only {distance:.1f} apart (CIEDE2000) "
         f"under {vision}; at least {MIN_DE} needed")
