@@ -1,9 +1,9 @@
 """The compiled Polar solver (fastsolver.py) against the readable reference (solver.py).
 
-The kernel prunes with a stronger bound (mountains that must be bombed, and how many bombs
-are left); a bound that overestimated would make it miss solutions or report longer ones. So
-on many random boards crowded with mountains and bombs both must agree: solvable or not, and
-the fewest pushes.
+Both prune with the same bound (analysis.push_bound; test_polar_bound.py checks it against
+exhaustive search, and the kernel's copy against it); a bound that overestimated would make
+them miss solutions or report longer ones. So on many random boards crowded with mountains
+and bombs both must agree: solvable or not, and the fewest pushes.
 """
 
 from gridgames.core.rng import Rng

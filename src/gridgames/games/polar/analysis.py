@@ -13,13 +13,21 @@ home from:
 
 A heart that cannot reach a house in the relaxed game cannot in the real one (so the level is
 lost), and the relaxed push counts never overestimate (so A* stays exact).
+
+`push_bound` adds the objects that must move: an ice block, bomb or bombable mountain on a
+cell without which some heart could not get home even in the relaxed game (the cell made a
+lasting wall) is in the way of every solution. A movable leaves its cell only by its own push,
+and a mountain only by a bomb's push (a distinct bomb each, gone with it), so those cost
+pushes of their own, on top of the hearts' pushes. Each bombable mountain a heart's way
+crosses needs a bomb pushed too (the most on any one push of the best way: a way may cross a
+cell twice, and a bound must not count it twice).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, MOUNTAIN, TREE, step
+from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE, step
 
 NEVER = 1 << 20
 DIRS = "UDLR"
@@ -39,7 +47,7 @@ def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
     return _heart_pushes(*_fixed_layout(board))
 
 
-@lru_cache(maxsize=256)  # one entry a layout of fixed tiles: levels, generated boards
+@lru_cache(maxsize=8192)  # one entry a layout of fixed tiles (and one walled cell)
 def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
                   lasting: tuple[int, ...]) -> tuple[int, ...]:
     walls, house_set = set(trees) | set(lasting), set(houses)
@@ -66,6 +74,69 @@ def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
                 dist[cell] = best
                 changed = True
     return tuple(dist)
+
+
+@lru_cache(maxsize=256)
+def _mountains_crossed(trees: tuple[int, ...], houses: tuple[int, ...],
+                       lasting: tuple[int, ...], bombable: tuple[int, ...]) -> tuple[int, ...]:
+    """For a heart on every cell: the fewest bombable mountains it must see bombed to get
+    home, counted as the most that any one push of its way crosses or stands on."""
+    walls, house_set, standing = set(trees) | set(lasting), set(houses), set(bombable)
+    need = [NEVER] * GRID.size
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(GRID.size):
+            if cell in walls or cell in house_set:
+                continue
+            best = need[cell]
+            for d in DIRS:
+                stand = step(cell, BEHIND[d])
+                if stand is None or stand in house_set or stand in lasting:
+                    continue
+                cross = int(stand in standing)
+                at = step(cell, d)
+                while at is not None and at not in walls:
+                    if at in house_set:
+                        best = min(best, cross)
+                        break
+                    cross += at in standing
+                    best = min(best, max(cross, need[at]))
+                    at = step(at, d)
+            if best < need[cell]:
+                need[cell] = best
+                changed = True
+    return tuple(need)
+
+
+def push_bound(board: tuple[int, ...] | bytes) -> int:
+    """A lower bound on the pushes left to win (NEVER when lost): every heart's relaxed
+    pushes, plus a push for each ice block on a cell some heart cannot do without, plus the
+    bombs that must be pushed: the most of those on such cells, of the mountains on such
+    cells, and of the mountains some heart's way needs bombed."""
+    hearts = [c for c, t in enumerate(board) if t == HEART]
+    if not hearts:
+        return 0
+    trees, houses, lasting = _fixed_layout(board)
+    far = _heart_pushes(trees, houses, lasting)
+    total = sum(far[h] for h in hearts)
+    if total >= NEVER:
+        return NEVER
+    standing = tuple(c for c, t in enumerate(board) if t == MOUNTAIN and c not in lasting)
+    crossed = _mountains_crossed(trees, houses, lasting, standing)
+    most_crossed = max(crossed[h] for h in hearts)
+    ice = bombs = mountains = 0
+    for cell, tile in enumerate(board):
+        if tile not in (ICE, BOMB, MOUNTAIN) or cell in lasting:
+            continue
+        walled = _heart_pushes(trees, houses, tuple(sorted(lasting + (cell,))))
+        if any(walled[h] >= NEVER for h in hearts):  # it must go, or some heart never gets home
+            ice += tile == ICE
+            bombs += tile == BOMB
+            mountains += tile == MOUNTAIN
+    if max(mountains, most_crossed) > board.count(BOMB):
+        return NEVER
+    return total + ice + max(bombs, mountains, most_crossed)
 
 
 def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from gridgames.games.polar.analysis import bombable_mountains
+from gridgames.games.polar.analysis import NEVER, bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 
 ROW_BYTES = 104
@@ -149,17 +149,50 @@ def _region_first(cells, start):
 
 
 @njit(cache=True)
-def _relaxed(cells, bombable, nxt, never, far, extra):
-    """The relaxed game of analysis.py with mountains: for a heart on each cell, the fewest
-    pushes to a house (far) and a lower bound on the mountains bombs must clear first
-    (extra), each minimised on its own. A heart moves in a line and may stop anywhere on it,
-    never crosses a tree or a mountain no bomb can reach, and enters the first house;
-    crossing a bombable mountain, or standing on one to push, needs that mountain bombed
-    first. extra takes the most mountains of any one push of the path, not the sum: a path
-    may cross the same cell twice, and a bound must not count it twice."""
+def _relaxed(cells, bombable, nxt, never, wall, far):
+    """analysis._heart_pushes on flat arrays: for a heart on each cell, the fewest pushes to a
+    house in the relaxed game (never: it cannot get there). A heart moves in a line and may
+    stop anywhere on it, never crosses a tree, a mountain no bomb can reach or the cell
+    `wall` (-1: none), and enters the first house; the penguin stands behind it, not on a
+    house, such a mountain or `wall`."""
     for i in range(CELLS):
         far[i] = never
-        extra[i] = never
+    changed = True
+    while changed:
+        changed = False
+        for c in range(CELLS):
+            t = cells[c]
+            if c == wall or t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
+                continue
+            best = far[c]
+            for d in range(4):
+                stand = nxt[c, d ^ 1]
+                if stand < 0 or stand == wall or cells[stand] == HOUSE or (
+                        cells[stand] == MOUNTAIN and not bombable[stand]):
+                    continue
+                at = nxt[c, d]
+                while at >= 0 and at != wall:
+                    ta = cells[at]
+                    if ta == TREE or (ta == MOUNTAIN and not bombable[at]):
+                        break
+                    if ta == HOUSE:
+                        best = min(best, 1)
+                        break
+                    if far[at] < never:
+                        best = min(best, 1 + far[at])
+                    at = nxt[at, d]
+            if best < far[c]:
+                far[c] = best
+                changed = True
+
+
+@njit(cache=True)
+def _mountains_crossed(cells, bombable, nxt, never, need):
+    """analysis._mountains_crossed: for a heart on each cell, the fewest bombable mountains
+    standing it must see bombed, the most that any one push of its way crosses or stands
+    on (a way may cross a cell twice: a bound must not count it twice)."""
+    for i in range(CELLS):
+        need[i] = never
     changed = True
     while changed:
         changed = False
@@ -167,7 +200,7 @@ def _relaxed(cells, bombable, nxt, never, far, extra):
             t = cells[c]
             if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
                 continue
-            best_far, best_extra = far[c], extra[c]
+            best = need[c]
             for d in range(4):
                 stand = nxt[c, d ^ 1]
                 if stand < 0 or cells[stand] == HOUSE:
@@ -183,33 +216,49 @@ def _relaxed(cells, bombable, nxt, never, far, extra):
                     if ta == TREE:
                         break
                     if ta == HOUSE:
-                        best_far = min(best_far, 1)
-                        best_extra = min(best_extra, cross)
+                        best = min(best, cross)
                         break
                     if ta == MOUNTAIN:
                         if not bombable[at]:
                             break
                         cross += 1
-                    if far[at] < never:
-                        best_far = min(best_far, 1 + far[at])
-                    if extra[at] < never:
-                        best_extra = min(best_extra, max(cross, extra[at]))
+                    best = min(best, max(cross, need[at]))
                     at = nxt[at, d]
-            if best_far < far[c] or best_extra < extra[c]:
-                far[c], extra[c] = best_far, best_extra
+            if best < need[c]:
+                need[c] = best
                 changed = True
 
 
 @njit(cache=True)
-def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, extra_rows, scratch):
-    """A lower bound on the pushes left (never when the level is lost): the hearts' relaxed
-    pushes, plus the most mountains any one heart needs cleared (each costs a bomb push; a
-    mountain cleared helps every heart, so the most, not the sum). A heart needing more
-    mountains cleared than there are bombs is dead. The relaxed tables depend on which
-    mountains still stand and whether a bomb is left, so they are cached by that key."""
+def _fill_row(cells, bombable, nxt, never, far, crossed, reach):
+    """One table row: the relaxed pushes (far), the mountains crossed, and for every cell
+    that can hold an object, the cells from which a heart still gets home with that cell
+    walled (two 48-bit masks)."""
+    _relaxed(cells, bombable, nxt, never, -1, far)
+    _mountains_crossed(cells, bombable, nxt, never, crossed)
+    walled = np.empty(CELLS, np.int32)
+    for z in range(CELLS):
+        t = cells[z]
+        reach[z, 0] = reach[z, 1] = 0
+        if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[z]):
+            continue
+        _relaxed(cells, bombable, nxt, never, z, walled)
+        for i in range(CELLS):
+            if walled[i] < never:
+                reach[z, i // 48] |= np.int64(1) << np.int64(i % 48)
+
+
+@njit(cache=True)
+def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_rows, reach_rows,
+           scratch):
+    """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
+    push for each ice block on a cell some heart cannot get home without, plus the bombs such
+    cells need. The table rows depend on which mountains still stand and whether a bomb is
+    left, so they are cached by that key."""
     key = 0
     bombs = 0
-    hearts = 0
+    heart0 = np.int64(0)
+    heart1 = np.int64(0)
     for i in range(CELLS):
         t = cells[i]
         if t == MOUNTAIN:
@@ -217,11 +266,16 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, extra_row
         elif t == BOMB:
             bombs += 1
         elif t == HEART:
-            hearts += 1
-    if hearts == 0:
+            if i < 48:
+                heart0 |= np.int64(1) << np.int64(i)
+            else:
+                heart1 |= np.int64(1) << np.int64(i - 48)
+    if heart0 == 0 and heart1 == 0:
         return 0
     if bombs > 0:
         key |= 1
+    for i in range(CELLS):
+        scratch[i] = bombable[i] if bombs > 0 else 0
     row = -1
     if key in tables:
         row = tables[key]
@@ -231,19 +285,43 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, extra_row
             row = far_rows.shape[0] - 1  # full: recompute into the last row each time
         else:
             tables[key] = row
-        for i in range(CELLS):
-            scratch[i] = bombable[i] if bombs > 0 else 0
-        _relaxed(cells, scratch, nxt, never, far_rows[row], extra_rows[row])
-    far, extra = far_rows[row], extra_rows[row]
+        _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row])
+    far, crossed, reach = far_rows[row], crossed_rows[row], reach_rows[row]
     total = 0
-    need = 0
+    most_crossed = 0
     for i in range(CELLS):
         if cells[i] == HEART:
-            if far[i] >= never or extra[i] > bombs:
+            if far[i] >= never:
                 return never
             total += far[i]
-            need = max(need, extra[i])
-    return total + need
+            most_crossed = max(most_crossed, crossed[i])
+    ice = 0
+    bombs_needed = 0
+    mountains_needed = 0
+    for z in range(CELLS):
+        t = cells[z]
+        if not (t == ICE or t == BOMB or (t == MOUNTAIN and scratch[z])):
+            continue
+        if (heart0 & ~reach[z, 0]) != 0 or (heart1 & ~reach[z, 1]) != 0:
+            if t == ICE:
+                ice += 1
+            elif t == BOMB:
+                bombs_needed += 1
+            else:
+                mountains_needed += 1
+    if max(mountains_needed, most_crossed) > bombs:
+        return never
+    return total + ice + max(bombs_needed, mountains_needed, most_crossed)
+
+
+def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
+    """The kernel's bound of a board, with a search's tables (the tests compare it with
+    analysis.push_bound)."""
+    row = np.zeros(ROW_BYTES, np.uint8)
+    row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
+    return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.tables,
+                      search.far_rows, search.crossed_rows, search.reach_rows,
+                      np.zeros(CELLS, np.uint8)))
 
 
 ATOMS = 5 * CELLS  # novelty facts: ice, heart or bomb on a cell, a mountain gone, the penguin
@@ -367,7 +445,8 @@ def rehash(hashes, n, table):
 @njit(cache=True)
 def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
         heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, limit, slice_size,
-        child8, child64, mountain_id, bombable, tables, far_rows, extra_rows, seen1, seen2):
+        child8, child64, mountain_id, bombable, tables, far_rows, crossed_rows, reach_rows, seen1,
+        seen2):
     """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
     or FULL (grow the arrays and call again).
 
@@ -414,7 +493,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 if not _push(child8, target, d, nxt):
                     continue
                 h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
-                           extra_rows, scratch)
+                           crossed_rows, reach_rows, scratch)
                 if h >= never:
                     continue
                 step = 1 if count_pushes else dist[stand] + 1
@@ -483,7 +562,8 @@ class Search:
         self.bombable[list(bombable_mountains(start))] = 1
         self.tables = Dict.empty(key_type=types.int64, value_type=types.int64)
         self.far_rows = np.zeros((TABLES, CELLS), np.int32)
-        self.extra_rows = np.zeros((TABLES, CELLS), np.int32)
+        self.crossed_rows = np.zeros((TABLES, CELLS), np.int32)
+        self.reach_rows = np.zeros((TABLES, CELLS, 2), np.int64)
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
         added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
@@ -518,7 +598,7 @@ class Search:
                    self.heap_key, self.heap_idx, self.meta, nxt, self.count_pushes, weight4,
                    self.width, never, limit, slice_size, self.child8, self.child64,
                    self.mountain_id, self.bombable, self.tables, self.far_rows,
-                   self.extra_rows, self.seen1, self.seen2)
+                   self.crossed_rows, self.reach_rows, self.seen1, self.seen2)
 
     def pushes(self, idx: int) -> list[tuple[int, int]]:
         """From the start to state idx: (the cell the penguin pushed from, direction)."""

@@ -9,8 +9,10 @@ that change nothing are not moves at all.
 
 - Cost: moves (walking steps + pushes), so the first goal A* takes off the queue is a
   shortest solution in moves, as long as the heuristic never overestimates.
-- Heuristic (admissible): the sum over hearts of the pushes each needs in a relaxed game on
-  the trees and houses alone (analysis.py); every push moves one object, and costs a move.
+- Heuristic (admissible, analysis.push_bound): the sum over hearts of the pushes each needs
+  in a relaxed game on the trees, houses and lasting mountains alone, plus a push for every
+  ice block, bomb or mountain some heart cannot get home without moving; every push moves
+  one object, and costs a move.
 - Dead positions: a heart that cannot get home even in that relaxed game ends the branch.
 - Objective PUSHES counts pushes only (walking free), merging states whose penguin regions
   are the same: fewer states, proven fewest pushes.
@@ -33,7 +35,7 @@ import numpy as np
 from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Hint, Hinter, Solver
 from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result
-from gridgames.games.polar.analysis import NEVER, heart_pushes
+from gridgames.games.polar.analysis import NEVER, push_bound
 from gridgames.games.polar.board import (
     BOMB,
     EMPTY,
@@ -149,16 +151,6 @@ def walk_path(board: bytes, start: int, goal: int) -> list[str]:
     return path[::-1]
 
 
-def hearts_bound(cells: bytes, far: tuple[int, ...]) -> int:
-    """Sum over hearts of the relaxed pushes each needs (analysis.py): NEVER-size when dead."""
-    bound = 0
-    at = cells.find(HEART)
-    while at >= 0:
-        bound += far[at]
-        at = cells.find(HEART, at + 1)
-    return bound
-
-
 def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
           weight: float = 1.0, max_states: int = 3_000_000,
           max_seconds: float = 120.0, engine: str = "fast", width: bool = False,
@@ -185,7 +177,7 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
     start_time = time.monotonic()
     if HEART not in start:
         return Solution([], 0, 0, True, True, 0.0)
-    if hearts_bound(start, heart_pushes(start)) >= NEVER:
+    if push_bound(start) >= NEVER:
         return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
     search = fast.Search(start, penguin, objective == PUSHES or improve, width)
     weight4 = max(4, round(4 * weight))
@@ -227,13 +219,12 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
     merged when taken off the queue, keyed by the region's first cell."""
     start_time = time.monotonic()
     start = bytes(board)
-    far = heart_pushes(start)
     start_key = start + bytes([penguin])
     best_cost = {start_key: 0}
     parent: dict[bytes, tuple[bytes, int, int]] = {}  # key -> (parent key, from cell, dir)
     closed: set[bytes] = set()
     counter = 0
-    bound = hearts_bound(start, far)
+    bound = push_bound(start)
     queue = [(weight * bound, 0, counter, start_key)] if bound < NEVER else []
     expanded = 0
     while queue:
@@ -264,7 +255,7 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
             after = push(cells, target, d)
             if after is None:
                 continue
-            left = hearts_bound(after, far)
+            left = push_bound(after)
             if left >= NEVER:
                 continue  # a heart can no longer get home
             child = after + bytes([cell])

@@ -1,0 +1,128 @@
+"""The Polar lower bound (analysis.push_bound, and the kernel's copy in fastsolver.py) never
+overestimates: on many small random boards every position the pushes can reach is searched
+exhaustively, the true fewest pushes to a win is worked out backwards from the won
+positions, and the bound of every position is checked against it. A* over pushes is exact
+only while this holds."""
+
+from collections import deque
+
+from gridgames.core.rng import Rng
+from gridgames.games.polar import fastsolver as fast
+from gridgames.games.polar.analysis import NEVER, push_bound
+from gridgames.games.polar.board import BOMB, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.generator import scatter
+from gridgames.games.polar.packs import builtin_pack
+from gridgames.games.polar.solver import _NXT, NEXT, push, walk_layers
+
+
+def region_key(cells: bytes, penguin: int) -> bytes:
+    """The position counting pushes only: the board and the first cell the penguin can
+    walk to (where it stands in its region makes no difference)."""
+    reach = 0
+    for layer in walk_layers(cells, penguin):
+        reach |= layer
+    return cells + bytes([(reach & -reach).bit_length() - 1])
+
+
+def successors(key: bytes):
+    cells, reach = key[:-1], 0
+    for layer in walk_layers(cells, key[-1]):
+        reach |= layer
+    for target, tile in enumerate(cells):
+        if tile not in (ICE, HEART, BOMB):
+            continue
+        for d in range(4):
+            stand = NEXT[target][d ^ 1]
+            if stand >= 0 and reach >> stand & 1:
+                after = push(cells, target, d)
+                if after is not None:
+                    yield region_key(after, stand)
+
+
+def fewest_pushes_everywhere(board: bytes, penguin: int, cap: int) -> dict[bytes, int] | None:
+    """Every position reachable from the start, with its true fewest pushes to a win (NEVER:
+    none); None when there are more than cap positions."""
+    start = region_key(board, penguin)
+    parents: dict[bytes, list[bytes]] = {start: []}
+    queue = deque([start])
+    while queue:
+        key = queue.popleft()
+        if HEART not in key[:-1]:
+            continue  # won: the game ends here
+        for child in successors(key):
+            if child not in parents:
+                if len(parents) >= cap:
+                    return None
+                parents[child] = []
+                queue.append(child)
+            parents[child].append(key)
+    distance = {key: NEVER for key in parents}
+    won = [key for key in parents if HEART not in key[:-1]]
+    for key in won:
+        distance[key] = 0
+    queue = deque(won)
+    while queue:  # backwards from the wins: each push costs one
+        key = queue.popleft()
+        for parent in parents[key]:
+            if distance[parent] == NEVER:
+                distance[parent] = distance[key] + 1
+                queue.append(parent)
+    return distance
+
+
+def small_board(rng: Rng) -> tuple[bytes, int]:
+    board, penguin = scatter(rng, [(HOUSE, 1, 2), (HEART, 1, 2), (TREE, 2, 10),
+                                   (MOUNTAIN, 1, 6), (ICE, 1, 4), (BOMB, 0, 2)])
+    return bytes(board), penguin
+
+
+def test_the_bound_never_overestimates_on_exhaustively_searched_boards():
+    rng = Rng("polar bound")
+    boards = positions = solvable = tight = above_hearts = 0
+    while boards < 25:
+        board, penguin = small_board(rng)
+        distance = fewest_pushes_everywhere(board, penguin, cap=1500)
+        if distance is None or all(d == NEVER for d in distance.values()):
+            continue
+        boards += 1
+        search = fast.Search(board, penguin, True)
+        for key, true in distance.items():
+            cells = key[:-1]
+            bound = push_bound(cells)
+            assert bound <= true, (cells, bound, true)
+            assert fast.bound(cells, search, _NXT) == bound
+            positions += 1
+            if true < NEVER:
+                solvable += 1
+                tight += bound == true
+                above_hearts += bound > hearts_only(cells)
+    assert positions > 6000 and solvable > 1500
+    # The bound must say something: exact on some won-able positions, above the hearts' sum
+    # (the old bound's main part) on others.
+    assert tight > solvable // 10 and above_hearts > solvable // 50
+
+
+def hearts_only(cells: bytes) -> int:
+    """The old bound's main part: the hearts' relaxed pushes alone."""
+    from gridgames.games.polar.analysis import heart_pushes
+
+    far = heart_pushes(cells)
+    return sum(far[c] for c, t in enumerate(cells) if t == HEART)
+
+
+def test_the_kernel_and_the_reference_bound_agree_on_the_original_levels():
+    for level in builtin_pack("original"):
+        board = bytes(level.board)
+        search = fast.Search(board, level.penguin, True)
+        assert fast.bound(board, search, _NXT) == push_bound(board)
+
+
+def test_an_ice_block_no_heart_can_get_round_costs_a_push():
+    # The heart's only way home is along row 1 through the ice block: it must move first.
+    rows = ["TTTTTTTTTTTTTTTTTTTTTTTT",
+            ".+....I................H",
+            "TTTTTTTTTTTTTTTTTTTTTTTT",
+            "........................"]
+    codes = {".": 0, "T": TREE, "H": HOUSE, "I": ICE, "+": HEART, "M": MOUNTAIN}
+    board = bytes(codes[ch] for row in rows for ch in row)
+    assert push_bound(board) == 2  # one push for the heart, one for the ice
