@@ -494,7 +494,28 @@ def test_cli_solve_json_says_what_was_proven():
     assert {"level", "pushes", "moves", "objective", "proven", "seconds"} <= set(report)
     assert (report["level"], report["pushes"], report["objective"]) == (1, 14, "pushes")
     assert report["proven"] is True and report["words"] == "proven fewest pushes"
+    assert (report["lower_bound"], report["gap"]) == (14, 0)
     assert replays_to_a_win(builtin_pack("original")[0].desc(), list(report["moves"]))
+
+
+@pytest.mark.parametrize("engine", ["fast", "python"])
+def test_an_astar_stopped_early_proves_a_lower_bound_only(engine):
+    # Level 1 needs 14 pushes: stopped after a few states, A* knows less, and never more.
+    level = read_original(ORIGINAL.read_text())[0]
+    found = solve(level.board, level.penguin, PUSHES, max_states=2000, engine=engine)
+    assert found.moves is None and not found.complete
+    assert 6 <= found.lower_bound < 14  # 6: the start's own bound
+
+
+def test_cli_solve_gives_the_gap_when_it_proves_nothing():
+    out = io.StringIO()
+    assert main(["polar", "solve", "--pack", "original", "--level", "3", "--objective",
+                 "pushes", "--json", "--seconds", "6"], out) == 0
+    report = json.loads(out.getvalue())
+    assert report["proven"] is False and report["moves"] is not None
+    assert 8 <= report["lower_bound"] <= 25  # 25: proven fewest by a long run (README)
+    assert report["gap"] == report["pushes"] - report["lower_bound"] > 0
+    assert f"proven at least {report['lower_bound']} pushes" in report["words"]
 
 
 def test_cli_solve_never_claims_a_proof_it_did_not_finish():

@@ -96,8 +96,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput("--weight must be from 1 to 100")
     chosen = _chosen(args)
     for number, level in progress(chosen, len(chosen), "levels"):
-        found, proved = _solve_level(level, args)
-        report = _report(number, level, found, proved, args.objective)
+        found, proved, lower = _solve_level(level, args)
+        report = _report(number, level, found, proved, lower, args.objective)
         if args.json:
             print(json.dumps(report), file=out, flush=True)
         elif report["moves"] is None:
@@ -110,47 +110,65 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
                   file=out, flush=True)
 
 
-def _report(number: int, level: Level, found: Solution, proved: str | None,
+def _report(number: int, level: Level, found: Solution, proved: str | None, lower: int,
             objective: str) -> dict[str, Any]:
     """What `polar solve` says of one level. `proven` is true only when a finished search
-    proved the fewest of the objective asked for."""
+    proved the fewest of the objective asked for; `lower_bound` is what the searches proved
+    no solution goes below (in the objective's units), and `gap` how far the best line found
+    may still be from the fewest."""
     proven = found.moves is not None and proved == objective
+    value = None if found.moves is None else \
+        (found.pushes if objective == PUSHES else len(found.moves))
+    if proven:
+        lower = value
+    gap = None if value is None else value - lower
     if found.moves is None:
         words = "no solution (proven)" if found.complete else \
-            f"none within {found.seconds:.1f} s"
+            f"none within {found.seconds:.1f} s" + (f", at least {lower} {objective}"
+                                                    if lower else "")
     elif proven:
         words = f"proven fewest {objective}"
-    elif proved is not None:
-        words = f"proven fewest {proved}, best found for {objective}"
     else:
-        words = f"best found in {found.seconds:.1f} s (not proven fewest {objective})"
+        words = (f"proven fewest {proved}, best found for {objective}" if proved is not None
+                 else f"best found in {found.seconds:.1f} s (not proven fewest {objective})")
+        if lower:
+            words += f"; proven at least {lower} {objective}, gap {gap}"
     return {"level": number, "name": level.name or f"level {number}", "objective": objective,
             "moves": None if found.moves is None else "".join(found.moves),
             "move_count": None if found.moves is None else len(found.moves),
             "pushes": None if found.moves is None else found.pushes,
             "proven": proven, "proven_objective": proved,
+            "lower_bound": lower, "gap": gap,
             "status": "proven" if proven else
             ("best found" if found.moves is not None else "none within budget"),
             "words": words, "states": found.expanded, "seconds": round(found.seconds, 3)}
 
 
-def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str | None]:
-    """The solution, and the objective its search proved fewest (None: nothing proven)."""
-    def search(objective: str, width: bool, seconds: float) -> Solution:
+def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str | None, int]:
+    """The solution, the objective its search proved fewest (None: nothing proven), and the
+    proven lower bound for the objective asked for (0: none known)."""
+    def search(objective: str, width: bool, seconds: float, known_lower: int = 0) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
-                     max_seconds=seconds, max_states=200_000_000, improve=True)
+                     max_seconds=seconds, max_states=200_000_000, improve=True,
+                     known_lower=known_lower)
 
     if args.search != "auto":
         objective = PUSHES if args.search == "width" else args.objective
         found = search(objective, args.search == "width", args.seconds)
-        return found, objective if found.optimal else None
+        lower = found.lower_bound if objective == args.objective else 0
+        return found, objective if found.optimal else None, lower
+    # A* for half the time: it proves the fewest when it finishes, and a lower bound when
+    # it does not; then the width search finds a line, and improves it down to that bound.
     first = search(args.objective, False, args.seconds / 2)
     if first.moves is not None or first.complete:
-        return first, args.objective if first.optimal else None
-    second = search(PUSHES, True, args.seconds - first.seconds)
+        return first, args.objective if first.optimal else None, first.lower_bound
+    pushes_lower = first.lower_bound if args.objective == PUSHES else 0
+    second = search(PUSHES, True, args.seconds - first.seconds, pushes_lower)
     merged = replace(second, expanded=first.expanded + second.expanded,
                      seconds=first.seconds + second.seconds)
-    return merged, PUSHES if second.optimal else None
+    lower = max(first.lower_bound, second.lower_bound) if args.objective == PUSHES else \
+        first.lower_bound
+    return merged, PUSHES if second.optimal else None, lower
 
 
 def cmd_verify(args: argparse.Namespace, out: TextIO) -> None:

@@ -600,6 +600,20 @@ class Search:
                    self.mountain_id, self.bombable, self.tables, self.far_rows,
                    self.crossed_rows, self.reach_rows, self.seen1, self.seen2)
 
+    def lowest_open(self) -> int:
+        """A proven lower bound on the cost of any solution, for plain A*: the smallest
+        cost + bound on the heap (stale entries only make it smaller, so still a bound)."""
+        if self.meta[HEAP_N] == 0:
+            return 0
+        return int(self.heap_key[0] >> G_BITS) // 4  # a binary heap: its least is first
+
+    def nbytes(self) -> int:
+        """Memory of the search's arrays (they only grow, so this is their peak)."""
+        return sum(a.nbytes for a in (
+            self.states8, self.hashes, self.cost, self.parent, self.pushed_from,
+            self.direction, self.closed, self.table, self.heap_key, self.heap_idx,
+            self.seen1, self.seen2, self.far_rows, self.crossed_rows, self.reach_rows))
+
     def pushes(self, idx: int) -> list[tuple[int, int]]:
         """From the start to state idx: (the cell the penguin pushed from, direction)."""
         steps = []

@@ -67,6 +67,11 @@ class Solution:
     optimal: bool  # proven fewest of the objective searched (moves or pushes)
     complete: bool  # the search ran to its end (not stopped by a limit)
     seconds: float
+    # Proven: no solution has fewer (of the objective searched) than this. A* stopped early
+    # knows the smallest cost + bound among the states it had still to open; the value
+    # itself when optimal; 0 when nothing is known.
+    lower_bound: int = 0
+    memory_bytes: int = 0  # the search's arrays (the compiled engine) at their largest
 
 
 def push(board: bytes, target: int, d: int) -> bytes | None:
@@ -154,24 +159,26 @@ def walk_path(board: bytes, start: int, goal: int) -> list[str]:
 def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
           weight: float = 1.0, max_states: int = 3_000_000,
           max_seconds: float = 120.0, engine: str = "fast", width: bool = False,
-          improve: bool = False) -> Solution:
+          improve: bool = False, known_lower: int = 0) -> Solution:
     """A* from a position, counting moves (walking + pushes) or pushes only, by the compiled
     kernel (engine "fast", fastsolver.py) or the reference below (engine "python").
     `width`: a best-first width search instead (kernel only): no proof, but it finds
     solutions A* cannot reach in time (see fastsolver.run). With `improve` it goes on after
     each solution, for one with fewer pushes, until the time is up; when nothing cheaper is
-    left the last one is proven fewest pushes."""
+    left the last one is proven fewest pushes, as it is when it reaches `known_lower` (a
+    lower bound on the pushes proven before, by an A* that stopped early)."""
     board = bytes(board)
     if engine == "fast" and board.count(MOUNTAIN) <= 62:  # the kernel keys mountains in 64 bits
         return _solve_fast(board, penguin, objective, weight, max_states, max_seconds, width,
-                           improve and width)
+                           improve and width, known_lower)
     if width:
         raise ValueError("the width search needs the compiled engine and at most 62 mountains")
     return _solve_python(board, penguin, objective, weight, max_states, max_seconds)
 
 
 def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_states: int,
-                max_seconds: float, width: bool, improve: bool = False) -> Solution:
+                max_seconds: float, width: bool, improve: bool = False,
+                known_lower: int = 0) -> Solution:
     from gridgames.games.polar import fastsolver as fast
 
     start_time = time.monotonic()
@@ -181,6 +188,7 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
         return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
     search = fast.Search(start, penguin, objective == PUSHES or improve, width)
     weight4 = max(4, round(4 * weight))
+    exact = weight4 == 4 and not width  # plain A*: the heap's order proves lower bounds
     best: list[Push] | None = None
     status = fast.RUNNING
     while True:
@@ -192,11 +200,11 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
         status = search.run(_NXT, weight4, NEVER, 20_000, len(best) if best else 0)
         if status == fast.SOLVED:
             pushes = search.pushes(int(search.meta[fast.GOAL]))
-            if not (weight4 == 4 and not width):
+            if not exact:
                 pushes = shorten(start, penguin, pushes)
             if best is None or len(pushes) < len(best):
                 best = pushes
-            if not improve:
+            if not improve or len(best) <= known_lower:
                 break
             status = fast.RUNNING  # go on below the new limit
         elif status == fast.EXHAUSTED:
@@ -205,11 +213,15 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
     seconds = time.monotonic() - start_time
     complete = status in (fast.SOLVED, fast.EXHAUSTED)
     if best is None:  # exhausted: every branch ran out, no solution (also for width)
-        return Solution(None, 0, expanded, False, complete, seconds)
-    # Proven: plain A*; or an improving search that ran out below its best.
-    optimal = (weight4 == 4 and not width) or (improve and status == fast.EXHAUSTED)
+        lower = search.lowest_open() if exact and not complete else 0
+        return Solution(None, 0, expanded, False, complete, seconds, lower, search.nbytes())
+    # Proven: plain A*; or an improving search that ran out below its best, or reached a
+    # lower bound proven before.
+    optimal = exact or (improve and (status == fast.EXHAUSTED or len(best) <= known_lower))
     moves = moves_of_pushes(start, penguin, best)
-    return Solution(moves, len(best), expanded, optimal, True, time.monotonic() - start_time)
+    value = len(best) if objective == PUSHES or improve else len(moves)
+    return Solution(moves, len(best), expanded, optimal, True, time.monotonic() - start_time,
+                    value if optimal else 0, search.nbytes())
 
 
 def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, weight: float,
@@ -234,7 +246,7 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
             continue  # a stale entry: reached more cheaply since
         cells, at = key[:-1], key[-1]
         if HEART not in cells:
-            return _found(key, parent, start_key, expanded, weight == 1.0, start_time)
+            return _found(key, parent, start_key, expanded, weight == 1.0, start_time, cost)
         layers = walk_layers(cells, at)
         if objective == PUSHES:
             reached = 0
@@ -246,7 +258,11 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
             closed.add(merged)
         expanded += 1
         if expanded > max_states or time.monotonic() - start_time > max_seconds:
-            return Solution(None, 0, expanded, False, False, time.monotonic() - start_time)
+            lower = 0
+            if weight == 1.0:  # A*: the least cost + bound still to open, this state's too
+                lower = int(min([cost + push_bound(cells)] + [queue[0][0]] * bool(queue)))
+            return Solution(None, 0, expanded, False, False, time.monotonic() - start_time,
+                            lower)
         for cell, target, d in _pushes(cells):
             walked = _distance(layers, cell)
             if walked is None:
@@ -290,14 +306,15 @@ def _distance(layers: list[int], cell: int) -> int | None:
 
 
 def _found(key: bytes, parent: dict[bytes, tuple[bytes, int, int]], start_key: bytes,
-           expanded: int, optimal: bool, start_time: float) -> Solution:
+           expanded: int, optimal: bool, start_time: float, cost: int) -> Solution:
     pushes = []
     while key != start_key:
         key, cell, d = parent[key]
         pushes.append((cell, d))
     board, penguin = start_key[:-1], start_key[-1]
-    return Solution(moves_of_pushes(board, penguin, pushes[::-1]), len(pushes), expanded,
-                    optimal, True, time.monotonic() - start_time)
+    moves = moves_of_pushes(board, penguin, pushes[::-1])
+    return Solution(moves, len(pushes), expanded, optimal, True, time.monotonic() - start_time,
+                    cost if optimal else 0)
 
 
 Push = tuple[int, int]  # (the cell the penguin pushes from, direction index in ORDER)
