@@ -6,6 +6,7 @@ import io
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gridgames.cli import main
@@ -14,7 +15,7 @@ from gridgames.core.rng import Rng
 from gridgames.core.search import WIN, Minimax
 from gridgames.games.trilobite import make_game
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard
-from gridgames.games.trilobite.fastsolver import EPOCH, FastSolver, _negamax
+from gridgames.games.trilobite.fastsolver import FastSolver, _negamax
 from gridgames.games.trilobite.solver import Solver, analyze, parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
@@ -79,11 +80,8 @@ def store_and_search(solver, position, value, lower):
     if isinstance(solver, Solver):
         solver.table[key] = stored
         return solver.negamax(current, mask, moves, alpha, beta), solver.nodes
-    slot = key % solver.keys.shape[0]
-    solver.keys[slot] = key | solver._c[EPOCH]
-    solver.bounds[slot] = stored
-    found = _negamax(current, mask, moves, alpha, beta, solver._c, solver.keys, solver.bounds,
-                     solver._scratch, solver._frames)
+    solver._store(key, stored)
+    found = _negamax(current, mask, moves, alpha, beta, 1 << 62, solver._work, solver.table)
     return found, solver.nodes
 
 
@@ -145,6 +143,44 @@ def test_memory_budget_is_respected():
         current, mask, moves = parse_moves(python.g, moves_text)
         assert python.solve(current, mask, moves) == int(score)
         assert len(python.table) <= python.table_entries
+
+
+def test_a_position_sharing_a_slot_is_not_taken_for_another():
+    """An entry keeps only the key bits its slot does not tell: a bound stored for one
+    position must not decide another position that lands in the same slot."""
+    tiny = FastSolver(7, 6, 4, memory_mb=0)  # the smallest table: 1024 slots
+    by_slot = {}
+    for text, _ in lines("Test_L3_R1") + lines("Test_L2_R1"):  # 2000 positions: slots repeat
+        current, mask, moves = parse_moves(tiny.g, text)
+        tiny.table.fill(0)
+        tiny._store(current + mask, 0)
+        slot = int(np.flatnonzero(tiny.table)[0])
+        if slot in by_slot:
+            break
+        by_slot[slot] = current + mask
+    other = by_slot[slot]
+    tried = 0
+    for value in range(-3, 4):  # an upper bound `value` decides the window (value, value + 1)
+        tiny.reset()
+        clean = _negamax(current, mask, moves, value, value + 1, 1 << 62, tiny._work,
+                         tiny.table), tiny.nodes
+        tiny.reset()
+        tiny._store(other, value)
+        assert (_negamax(current, mask, moves, value, value + 1, 1 << 62, tiny._work,
+                         tiny.table), tiny.nodes) == clean
+        tried += clean[1] > 1  # the stored bound would have ended these at once
+    assert tried
+
+
+def test_reset_clears_the_table_when_its_epochs_run_out():
+    solver = FastSolver(7, 6, 4, memory_mb=1)
+    text, score = lines("Test_L2_R1", 1, 1)[0]
+    position = parse_moves(solver.g, text)
+    assert solver.solve(*position) == int(score) and solver.table.any()
+    solver._epoch = (1 << solver._epoch_bits) - 1  # the last epoch an entry can hold
+    solver.reset()
+    assert not solver.table.any() and solver.nodes == 0
+    assert solver.solve(*position) == int(score)
 
 
 def test_budget_gives_up_cleanly(fast):

@@ -1,37 +1,79 @@
 """The Trilobite solver compiled with numba: the same search as solver.py (which stays the
 reference the tests check this against), on 64-bit integers, so boards need
-width * (height + 1) <= 63 bits. The transposition table is two preallocated arrays (keys and
-upper bounds) whose size comes from the memory budget; move lists use a scratch array per
-depth, so the search allocates nothing. Compiled code is cached on disk (numba cache=True):
-the first call of a fresh install compiles, later runs load it.
+width * (height + 1) <= 63 bits. Compiled code is cached on disk (numba cache=True): the first
+call of a fresh install compiles, later runs load it.
+
+What makes a node cheap here (measured in bench/bench_trilobite_solver.py):
+- The transposition table is one array of 64-bit entries, a power of two of them within the
+  memory budget: an entry holds the table's epoch, the part of the key its slot does not
+  tell, and the bound, so a lookup touches one cache line. The slot is the top bits of
+  key * MULT modulo 2**key_bits (an odd multiplier: a bijection, so slot plus the stored low
+  bits identify the key exactly), which spreads keys without a division.
+- The table is far larger than the caches, so a lookup is a trip to memory that costs more
+  than the rest of the node. When a node knows its moves, it asks the cache for the
+  children's entries (a prefetch, a hint only), so those trips overlap its own lookup and
+  its move ordering instead of each child waiting for its own.
+- The search is a loop over an explicit stack of frames (a compiled call passes arrays with
+  reference counting, which cost more than a node); the constants, counters and frames
+  share one int64 array, and the helpers take only scalars.
+- A hardware popcount for the move ordering; no ordering work when there is one move.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import binding, ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, geometry
 
-# The constants and counters of a search, in one int64 array: compiled calls pass each array
-# argument as a descriptor with reference counting, so one array beats eight in the recursion.
-WIDTH, CELLS, LINE, BOTTOM, BOARD, EPOCH, BUDGET, NODES, ABORTED, COLUMNS = range(10)
-DIRS = 10  # four shifts: vertical, horizontal, two diagonals
-ORDER = 14  # `width` columns, centre first; then the `width` column masks
-ENTRY_BYTES = 9  # int64 key (with the epoch in its top bits) + int8 bound
-EPOCH_BITS = 14
+# The work array: constants and the node counter, the column masks, then one frame per depth.
+(WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES,
+ MASKS) = range(12)  # MASKS: `width` column masks, centre first
+# A frame: the node, its window, its table slot and entry tag, its move loop; then its moves
+# by column (F_MOVES + j) and its move order (F_MOVES + width + i).
+F_CUR, F_MASK, F_ALPHA, F_BETA, F_SLOT, F_CHECK, F_COUNT, F_NEXT, F_MOVES = range(9)
+ENTER, NEXT_CHILD, RETURN = range(3)
+
+MULT = 0x9E3779B97F4A7C15 - (1 << 64)  # odd (the golden ratio in 64 bits), as an int64
+VALUE_BITS = 8  # an entry's low bits: the stored bound + OFFSET, in 0..129
+OFFSET = MAX_SCORE
+EPOCH_BITS_MAX = 20  # reset() is an increment; the table is cleared once in 2**20 resets
+ABORT = -1000  # _solve's answer when the node budget ran out (no score is this low)
+# Opaque pointers since LLVM 15 changed the intrinsic's name.
+_PREFETCH = "llvm.prefetch.p0" if binding.llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"
 
 
-@njit(cache=True)
-def _popcount(x):
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
+@intrinsic
+def _popcount(typingctx, x):
+    """The number of set bits, as one instruction where the CPU has it."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
 
 
-@njit(cache=True)
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Ask the cache for array[index] ahead of its use: a hint, with no effect on results."""
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        struct = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, struct, [args[1]],
+                                           wraparound=False)
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+            _PREFETCH)
+        # read, keep in all cache levels, data
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(array, index), codegen
+
+
+@njit(cache=True, inline="always")
 def _winning4(stones, mask, h1, board):
     """Line length 4, unrolled: for each direction, the three stones on either side."""
     r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
@@ -46,13 +88,9 @@ def _winning4(stones, mask, h1, board):
 
 
 @njit(cache=True)
-def _winning(stones, mask, c, board):
-    line = c[LINE]
-    if line == 4:
-        return _winning4(stones, mask, c[DIRS + 1], board)
+def _winning_any(stones, mask, line, h1, board):
     found = 0
-    for k in range(4):
-        d = c[DIRS + k]
+    for d in (1, h1, h1 - 1, h1 + 1):
         for before in range(line):
             run = -1
             ok = True
@@ -72,31 +110,42 @@ def _winning(stones, mask, c, board):
     return found & (board ^ mask)
 
 
-# A frame of the search, one per depth (the depth is the number of moves played).
-F_CUR, F_MASK, F_ALPHA, F_BETA, F_SLOT, F_TAGGED, F_COUNT, F_NEXT = range(8)
-ENTER, NEXT_CHILD, RETURN = range(3)
+@njit(cache=True, inline="always")
+def _winning(stones, mask, line, h1, board):
+    """Empty cells where `stones` would complete a line. Scalars only: an array argument
+    would cost reference counting on every call."""
+    if line == 4:
+        return _winning4(stones, mask, h1, board)
+    return _winning_any(stones, mask, line, h1, board)
 
 
 @njit(cache=True)
-def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames):
-    """Negamax with alpha-beta, written as a loop over an explicit stack of frames instead of
-    recursion: a compiled call passes every array with reference counting, which cost more
-    than the node's own work. Same search, node for node, as the recursive form:
-    forced and losing moves first, bounds from the position and the table, then the moves
-    ordered by the threats they make."""
-    width, cells, bottom, board = c[WIDTH], c[CELLS], c[BOTTOM], c[BOARD]
+def _negamax(current, mask, moves, alpha, beta, budget, work, table):
+    """Negamax with alpha-beta over an explicit stack of frames, node for node the recursive
+    search of solver.Solver.negamax: forced and losing moves first, bounds from the position
+    and the table, then the moves ordered by the threats they make. ABORT past `budget`."""
+    width, cells, line, h1 = work[WIDTH], work[CELLS], work[LINE], work[H1]
+    bottom, board = work[BOTTOM], work[BOARD]
+    keymask, lowbits, lowmask, tag = work[KEYMASK], work[LOWBITS], work[LOWMASK], work[TAG]
+    frames = MASKS + width
+    row = F_MOVES + 2 * width
+    order = F_MOVES + width
+    nodes = work[NODES]
     base = moves
     result = 0
     mode = ENTER
     while True:
         if mode == ENTER:  # a new node: current, mask, moves, alpha, beta
-            c[NODES] += 1
-            if c[NODES] > c[BUDGET]:  # over the node budget: give up (ABORTED tells)
-                c[ABORTED] = 1
-                return 0
+            hashed = ((current + mask) * MULT) & keymask
+            slot = hashed >> lowbits
+            entry = table[slot]  # loaded first: its trip to memory overlaps the work below
+            nodes += 1
+            if nodes > budget:
+                work[NODES] = nodes
+                return ABORT
             mode = RETURN
             possible = (mask + bottom) & board
-            threats = _winning(current ^ mask, mask, c, board)
+            threats = _winning(current ^ mask, mask, line, h1, board)
             forced = possible & threats
             if forced:
                 if forced & (forced - 1):
@@ -110,6 +159,12 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames
             if moves >= cells - 2:
                 result = 0
                 continue
+            rest = nxt  # one bit per playable column
+            while rest:
+                move = rest & -rest
+                rest ^= move
+                child = ((current ^ mask) + (mask | move)) * MULT
+                _prefetch(table, (child & keymask) >> lowbits)
             low = -((cells - 2 - moves) // 2)
             if alpha < low:
                 alpha = low
@@ -117,11 +172,9 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames
                     result = alpha
                     continue
             high = (cells - 1 - moves) // 2
-            key = current + mask
-            slot = key % keys.shape[0]
-            tagged = key | c[EPOCH]  # the key with the table's epoch in its top bits
-            if keys[slot] == tagged:
-                stored = bounds[slot]
+            check = (tag | (hashed & lowmask)) << VALUE_BITS
+            if (entry ^ check) < (1 << VALUE_BITS):  # this position, stored in this epoch
+                stored = (entry & ((1 << VALUE_BITS) - 1)) - OFFSET
                 if stored > MAX_SCORE:  # a lower bound, from an earlier cut-off
                     if alpha < stored - LOWER:
                         alpha = stored - LOWER
@@ -135,87 +188,91 @@ def _negamax(current, mask, moves, alpha, beta, c, keys, bounds, scratch, frames
                 if alpha >= beta:
                     result = beta
                     continue
+            at = frames + moves * row
             count = 0
+            single = (nxt & (nxt - 1)) == 0  # one move: nothing to order
             for j in range(width):  # centre first; insertion sort keeps that order on ties
-                move = nxt & c[c[COLUMNS] + c[ORDER + j]]
+                move = nxt & work[MASKS + j]
                 if move:
-                    score = _popcount(_winning(current | move, mask, c, board))
-                    pos = count
-                    while pos > 0 and scratch[moves, width + pos - 1] < score:
-                        scratch[moves, width + pos] = scratch[moves, width + pos - 1]
-                        scratch[moves, pos] = scratch[moves, pos - 1]
+                    work[at + F_MOVES + j] = move
+                    key = 63 - j  # the threats made, then the column: all keys differ
+                    if not single:
+                        key += 64 * _popcount(_winning(current | move, mask, line, h1, board))
+                    pos = at + order + count
+                    while pos > at + order and work[pos - 1] < key:
+                        work[pos] = work[pos - 1]
                         pos -= 1
-                    scratch[moves, width + pos] = score
-                    scratch[moves, pos] = move
+                    work[pos] = key
                     count += 1
-            frames[moves, F_CUR] = current
-            frames[moves, F_MASK] = mask
-            frames[moves, F_ALPHA] = alpha
-            frames[moves, F_BETA] = beta
-            frames[moves, F_SLOT] = slot
-            frames[moves, F_TAGGED] = tagged
-            frames[moves, F_COUNT] = count
-            frames[moves, F_NEXT] = 0
+            work[at + F_CUR] = current
+            work[at + F_MASK] = mask
+            work[at + F_ALPHA] = alpha
+            work[at + F_BETA] = beta
+            work[at + F_SLOT] = slot
+            work[at + F_CHECK] = check
+            work[at + F_COUNT] = count
+            work[at + F_NEXT] = 0
             mode = NEXT_CHILD
         elif mode == NEXT_CHILD:  # search the frame's next move, or store its bound
-            i = frames[moves, F_NEXT]
-            if i < frames[moves, F_COUNT]:
-                frames[moves, F_NEXT] = i + 1
-                parent_mask = frames[moves, F_MASK]
-                current = frames[moves, F_CUR] ^ parent_mask
-                mask = parent_mask | scratch[moves, i]
-                alpha, beta = -frames[moves, F_BETA], -frames[moves, F_ALPHA]
+            at = frames + moves * row
+            i = work[at + F_NEXT]
+            if i < work[at + F_COUNT]:
+                work[at + F_NEXT] = i + 1
+                column = 63 - (work[at + order + i] & 63)
+                parent_mask = work[at + F_MASK]
+                current = work[at + F_CUR] ^ parent_mask
+                mask = parent_mask | work[at + F_MOVES + column]
+                alpha, beta = -work[at + F_BETA], -work[at + F_ALPHA]
                 moves += 1
                 mode = ENTER
             else:
-                slot = frames[moves, F_SLOT]
-                result = frames[moves, F_ALPHA]
-                keys[slot] = frames[moves, F_TAGGED]
-                bounds[slot] = result
+                result = work[at + F_ALPHA]
+                table[work[at + F_SLOT]] = work[at + F_CHECK] | (result + OFFSET)
                 mode = RETURN
         else:  # RETURN: hand `result` to the frame below
             if moves == base:
+                work[NODES] = nodes
                 return result
             moves -= 1
+            at = frames + moves * row
             score = -result
-            if score >= frames[moves, F_BETA]:
-                slot = frames[moves, F_SLOT]
-                keys[slot] = frames[moves, F_TAGGED]
-                bounds[slot] = score + LOWER
+            if score >= work[at + F_BETA]:
+                table[work[at + F_SLOT]] = work[at + F_CHECK] | (score + LOWER + OFFSET)
                 result = score
             else:
-                if score > frames[moves, F_ALPHA]:
-                    frames[moves, F_ALPHA] = score
+                if score > work[at + F_ALPHA]:
+                    work[at + F_ALPHA] = score
                 mode = NEXT_CHILD
 
 
 # _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
 # Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
-def _solve(current, mask, moves, weak, c, keys, bounds, scratch, frames):
-    cells, bottom, board = c[CELLS], c[BOTTOM], c[BOARD]
-    if _winning(current, mask, c, board) & ((mask + bottom) & board):
-        return 1 if weak else (cells + 1 - moves) // 2
+def _solve(current, mask, moves, weak, budget, floor, ceiling, work, table):
+    cells, bottom, board = work[CELLS], work[BOTTOM], work[BOARD]
+    if _winning(current, mask, work[LINE], work[H1], board) & ((mask + bottom) & board):
+        return min(ceiling, 1 if weak else (cells + 1 - moves) // 2)
     low = -((cells - moves) // 2)
     high = (cells + 1 - moves) // 2
     if weak:
         low, high = -1, 1
+    low, high = max(low, floor), min(high, ceiling)
     while low < high:
         mid = low + (high - low) // 2
         if mid <= 0 and low // 2 < mid:
             mid = low // 2
         elif mid >= 0 and high // 2 > mid:
             mid = high // 2
-        score = _negamax(current, mask, moves, mid, mid + 1, c, keys, bounds, scratch, frames)
-        if c[ABORTED]:
-            return 0
+        score = _negamax(current, mask, moves, mid, mid + 1, budget, work, table)
+        if score == ABORT:
+            return ABORT
         if score <= mid:
             high = score
         else:
             low = score
     if weak:  # the search is fail-soft: only the sign is asked for
         return (low > 0) - (low < 0)
-    return low
+    return min(max(low, floor), ceiling)
 
 
 class FastSolver:
@@ -223,58 +280,58 @@ class FastSolver:
 
     def __init__(self, width: int = 7, height: int = 6, line: int = 4,
                  memory_mb: float = 64.0) -> None:
-        if width * (height + 1) > 63:
+        key_bits = width * (height + 1)
+        if key_bits > 63:
             raise ValueError("the compiled solver needs width * (height + 1) <= 63")
-        self.g = geometry(width, height, line)
-        geo = self.g
-        # g[5] is the table's epoch, shifted above the key bits: an entry stored in an older
-        # epoch no longer matches, so reset() is one increment instead of clearing the table
-        # (boards whose keys leave no room for it clear the table instead).
-        # g[6] is the node budget of one solve() (see `budget`).
-        self._key_bits = width * (height + 1)
+        self.g = geo = geometry(width, height, line)
+        # The largest power of two of 8-byte entries within the budget (at least 1024).
+        entries = max(1024, int(memory_mb * 1024 * 1024) // 8)
+        slot_bits = min(entries.bit_length() - 1, key_bits)
+        # An entry: epoch, then the key's low bits (those the slot does not tell), then the
+        # bound; the epoch takes what is left of 63 bits, so entries stay non-negative.
+        self._low_bits = key_bits - slot_bits
+        self._epoch_bits = min(EPOCH_BITS_MAX, 63 - VALUE_BITS - self._low_bits)
         self._epoch = 1
-        c = np.zeros(ORDER + 2 * width, dtype=np.int64)
-        c[WIDTH], c[CELLS], c[LINE], c[BOTTOM], c[BOARD] = (width, geo.cells, line,
-                                                          geo.bottom, geo.board)
-        c[EPOCH], c[BUDGET] = self._tag(), 1 << 62
-        c[DIRS:DIRS + 4] = [1, geo.h1, geo.h1 - 1, geo.h1 + 1]
-        c[ORDER:ORDER + width] = geo.order
-        c[ORDER + width:] = geo.columns
-        c[COLUMNS] = ORDER + width  # where the column masks start (read as c[c[COLUMNS]+i])
-        self._c = c
-        entries = max(1021, int(memory_mb * 1024 * 1024) // ENTRY_BYTES)
-        entries -= 1 - entries % 2  # odd, so that keys spread over the slots
-        self.keys = np.full(entries, -1, dtype=np.int64)
-        self.bounds = np.zeros(entries, dtype=np.int8)
-        # per depth: the ordered moves, then their scores
-        self._scratch = np.zeros((geo.cells + 1, 2 * width), dtype=np.int64)
-        self._frames = np.zeros((geo.cells + 1, 8), dtype=np.int64)
+        work = np.zeros(MASKS + width + (geo.cells + 1) * (F_MOVES + 2 * width),
+                        dtype=np.int64)
+        work[WIDTH], work[CELLS], work[LINE], work[H1] = width, geo.cells, line, geo.h1
+        work[BOTTOM], work[BOARD] = geo.bottom, geo.board
+        work[KEYMASK], work[LOWBITS] = (1 << key_bits) - 1, self._low_bits
+        work[LOWMASK], work[TAG] = (1 << self._low_bits) - 1, self._epoch << self._low_bits
+        work[MASKS:MASKS + width] = [geo.columns[col] for col in geo.order]
+        self._work = work
+        self.table = np.empty(1 << slot_bits, dtype=np.int64)
+        self.table.fill(0)  # epoch 0 matches nothing; filled now, not page by page in a search
 
     @property
     def nodes(self) -> int:
-        return int(self._c[NODES])
+        return int(self._work[NODES])
 
     @property
     def memory_bytes(self) -> int:
-        return self.keys.nbytes + self.bounds.nbytes
-
-    def _tag(self) -> int:
-        return self._epoch << self._key_bits if self._key_bits + EPOCH_BITS <= 63 else 0
+        return self.table.nbytes
 
     def reset(self) -> None:
         """Forget the table (a new epoch) and the node count."""
         self._epoch += 1
-        if self._epoch >= 1 << EPOCH_BITS or not self._tag():
-            self.keys.fill(-1)
+        if self._epoch >= 1 << self._epoch_bits:
+            self.table.fill(0)
             self._epoch = 1
-        self._c[EPOCH] = self._tag()
-        self._c[NODES] = 0
+        self._work[TAG] = self._epoch << self._low_bits
+        self._work[NODES] = 0
+
+    def _store(self, key: int, bound: int) -> None:
+        """Put a bound in the table as the search does (for the tests)."""
+        hashed = (key * MULT) & int(self._work[KEYMASK])
+        check = (int(self._work[TAG]) | (hashed & int(self._work[LOWMASK]))) << VALUE_BITS
+        self.table[hashed >> self._low_bits] = check | (bound + OFFSET)
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
-              budget: int | None = None) -> int | None:
-        """The exact score, or None when `budget` nodes were not enough."""
-        self._c[BUDGET] = (1 << 62) if budget is None else self._c[NODES] + budget
-        self._c[ABORTED] = 0
-        score = int(_solve(current, mask, moves, weak, self._c, self.keys, self.bounds,
-                           self._scratch, self._frames))
-        return None if self._c[ABORTED] else score
+              budget: int | None = None, floor: int = -MAX_SCORE,
+              ceiling: int = MAX_SCORE) -> int | None:
+        """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
+        when `budget` nodes were not enough. A narrow window is a cheaper question."""
+        limit = (1 << 62) if budget is None else int(self._work[NODES]) + budget
+        score = _solve(current, mask, moves, weak, limit, floor, ceiling, self._work,
+                       self.table)
+        return None if score == ABORT else score
