@@ -13,7 +13,9 @@ and using no opening book: Pascal Pons' solver at its commit 514a128 ("Part12: A
 bound to transposition table") does exactly this. Build it by hand outside this repository
 (git clone, git checkout 514a128, make) and give the path to its `c4solver`; nothing of it
 is kept here. Each set runs whole in one process of each solver, and both time the same
-span: the solve of one position, table reset before it.
+span: the solve of one position, table reset before it. On a set that takes longer than
+a second the two take turns, about a second of work each (a switch leaves the caches to the
+other: rare enough not to matter), so that other work on the machine weighs on both alike.
 
 Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-hard N]
   [--reference PATH]
@@ -35,6 +37,7 @@ from gridgames.games.trilobite.solver import parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
+TURN_SECONDS = 1.0  # the two solvers take turns on a set, about this long each
 REFERENCE = {  # published mean time (us) and nodes per position, no opening book
     "Test_L3_R1": (4.6, 51), "Test_L2_R1": (37, 450), "Test_L2_R2": (3200, 39900),
     "Test_L1_R1": (255, 3300), "Test_L1_R2": (97000, 1201000),
@@ -67,43 +70,75 @@ def main() -> None:
         if limit:
             rows = rows[:limit]
         positions = [(parse_moves(solver.g, m), int(s)) for m, s in rows]
-        total_time, total_nodes, wrong = 0.0, 0, 0
-        for (current, mask, moves), expected in progress(positions, len(positions), name):
+        ours, theirs = Totals(), Totals()
+        other = Reference(args.reference) if args.reference else None
+        first, turn = 0, 0.0
+        for index, ((current, mask, moves), expected) in enumerate(
+                progress(positions, len(positions), name)):
             solver.reset()
             tic = time.perf_counter()
             score = solver.solve(current, mask, moves)
-            total_time += time.perf_counter() - tic
-            total_nodes += solver.nodes
-            wrong += score != expected
+            took = time.perf_counter() - tic
+            ours.add(took, solver.nodes, score != expected)
+            turn += took
+            if other and (turn >= TURN_SECONDS or index == len(positions) - 1):
+                block = rows[first:index + 1]
+                for (_, right), (found, nodes, us) in zip(block, other.solve(block),
+                                                          strict=True):
+                    theirs.add(us / 1e6, nodes, found != int(right))
+                first, turn = index + 1, 0.0
         n = len(positions)
-        mean_us, mean_nodes = total_time / n * 1e6, total_nodes / n
+        mean_us, mean_nodes = ours.seconds / n * 1e6, ours.nodes / n
         line = f"{name} {mean_us:.1f} {mean_nodes:.0f}"
-        if args.reference:
-            ref_us_here, ref_nodes_here, ref_wrong = reference(args.reference, rows)
+        if other:
+            other.close()
+            ref_us_here, ref_nodes_here = theirs.seconds / n * 1e6, theirs.nodes / n
             line += (f" reference {ref_us_here:.1f} {ref_nodes_here:.0f} ratio_time "
                      f"{mean_us / ref_us_here:.2f} ratio_nodes {mean_nodes / ref_nodes_here:.2f}")
-            if ref_wrong:
-                line += f" reference_wrong {ref_wrong}"
+            if theirs.wrong:
+                line += f" reference_wrong {theirs.wrong}"
         print(line, flush=True)
         ref_us, ref_nodes = REFERENCE[name]
-        print(f"# {name}: {n} positions, {wrong} wrong; reference {ref_us} us x 1.6 = "
+        print(f"# {name}: {n} positions, {ours.wrong} wrong; reference {ref_us} us x 1.6 = "
               f"{ref_us * 1.6:.1f} us here, {ref_nodes} nodes; ratio ours/reference "
               f"{mean_us / (ref_us * 1.6):.2f} (time), {mean_nodes / ref_nodes:.2f} (nodes); "
               f"{mean_us * 1000 / max(mean_nodes, 1):.0f} ns per node", file=sys.stderr,
               flush=True)
 
 
-def reference(path: str, rows: list[list[str]]) -> tuple[float, float, int]:
-    """The reference solver over the same positions, in one process: mean microseconds and
-    nodes per position, and how many scores differ from the set's."""
-    text = "".join(f"{moves}\n" for moves, _ in rows)
-    answer = subprocess.run([path], input=text, capture_output=True, text=True, check=True)
-    out = [line.split() for line in answer.stdout.splitlines() if line.strip()]
-    if len(out) != len(rows):
-        raise SystemExit(f"the reference answered {len(out)} lines for {len(rows)} positions")
-    wrong = sum(int(o[1]) != int(expected) for o, (_, expected) in zip(out, rows, strict=True))
-    return (sum(int(o[3]) for o in out) / len(out), sum(int(o[2]) for o in out) / len(out),
-            wrong)
+class Totals:
+    def __init__(self) -> None:
+        self.seconds, self.nodes, self.wrong = 0.0, 0, 0
+
+    def add(self, seconds: float, nodes: int, wrong: bool) -> None:
+        self.seconds += seconds
+        self.nodes += nodes
+        self.wrong += wrong
+
+
+class Reference:
+    """The reference solver, one process for a whole set, fed a block of positions at a
+    time: each answer line is `moves score nodes microseconds`."""
+
+    def __init__(self, path: str) -> None:
+        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+
+    def solve(self, rows: list[list[str]]) -> list[tuple[int, int, int]]:
+        """(score, nodes, microseconds) per position."""
+        self.process.stdin.write("".join(f"{moves}\n" for moves, _ in rows))
+        self.process.stdin.flush()
+        answers = []
+        for moves, _ in rows:
+            words = self.process.stdout.readline().split()
+            if len(words) != 4 or words[0] != moves:
+                raise SystemExit(f"the reference did not answer {moves!r}: {words}")
+            answers.append((int(words[1]), int(words[2]), int(words[3])))
+        return answers
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
 
 
 if __name__ == "__main__":
