@@ -1,48 +1,82 @@
 """Polar solver on the six original levels (the game's `original` pack).
 
 Prints one line per level and search:
-`level search objective solved moves pushes proven states seconds`
-- astar pushes: A* over pushes (proven fewest pushes when it finishes);
+`level search objective solved moves pushes proven lower states seconds memory_mb`
+- astar pushes / astar moves: A* over pushes (walking free) / over moves, proven fewest when
+  it finishes; when the time is up, `lower` is the lower bound it proved (the least cost +
+  bound among the states it had still to open), `memory_mb` its arrays at their largest;
 - width pushes: the best-first width search, its first solution (not proven shortest);
 - improve pushes: the same search going on for fewer pushes until the time is up (proven
-  fewest pushes when nothing cheaper is left);
-- astar moves (with --moves): A* over moves, proven shortest in moves when it finishes.
+  fewest pushes when nothing cheaper is left).
 
-Usage: python bench/bench_polar.py [SECONDS] [--moves] [--engine python]
-  SECONDS: time limit per level and search (default 60).
+The A* rows drive the kernel's Search directly (as solver.solve does), so the same script
+measures an older checkout too: `PYTHONPATH=OLD/src python bench/bench_polar.py --astar`.
+
+Usage: python bench/bench_polar.py [SECONDS] [--astar] [--levels 1,3]
+  SECONDS: time limit per level and search (default 60); --astar: the A* rows only.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 
 from gridgames.core.progress import progress
+from gridgames.games.polar import fastsolver as fast
+from gridgames.games.polar.analysis import NEVER
 from gridgames.games.polar.packs import builtin_pack
-from gridgames.games.polar.solver import MOVES, PUSHES, solve
+from gridgames.games.polar.solver import _NXT, MOVES, PUSHES, solve
+
+
+def astar(level, objective: str, seconds: float) -> tuple[str, int | str, int, int, float, float]:
+    """(proven, value or '-', lower bound, states expanded, seconds, memory in MB)."""
+    start = time.monotonic()
+    search = fast.Search(bytes(level.board), level.penguin, objective == PUSHES)
+    status = fast.RUNNING
+    while time.monotonic() - start < seconds:
+        if status == fast.FULL:
+            search.grow()
+        status = search.run(_NXT, 4, NEVER, 20_000)
+        if status in (fast.SOLVED, fast.EXHAUSTED):
+            break
+    took = time.monotonic() - start
+    memory = sum(a.nbytes for a in vars(search).values() if hasattr(a, "nbytes")) / 2**20
+    expanded = int(search.meta[fast.EXPANDED])
+    if status == fast.SOLVED:
+        goal = int(search.meta[fast.GOAL])
+        value = int(search.cost[goal])
+        return "yes", value, value, expanded, took, memory
+    lower = int(search.heap_key[0]) >> fast.G_BITS >> 2 if search.meta[fast.HEAP_N] else 0
+    return "no", "-", lower, expanded, took, memory
 
 
 def main() -> None:
     args = sys.argv[1:]
-    engine = args[args.index("--engine") + 1] if "--engine" in args else "fast"
-    seconds = float(next((a for a in args if a[0].isdigit()), 60))
-    searches = [("astar", PUSHES), ("width", PUSHES), ("improve", PUSHES)]
-    if "--moves" in args:
-        searches.append(("astar", MOVES))
-    if engine != "fast":
-        searches = [s for s in searches if s[0] == "astar"]
+    seconds = float(next((a for a in args if a[0].isdigit() and "," not in a), 60))
+    numbers = (list(map(int, args[args.index("--levels") + 1].split(",")))
+               if "--levels" in args else list(range(1, 7)))
+    searches = [("astar", PUSHES), ("astar", MOVES)]
+    if "--astar" not in args:
+        searches += [("width", PUSHES), ("improve", PUSHES)]
     levels = builtin_pack("original")
-    print("level search objective solved moves pushes proven states seconds")
-    jobs = [(n, level, search) for n, level in enumerate(levels, 1) for search in searches]
+    print("level search objective solved moves pushes proven lower states seconds memory_mb")
+    jobs = [(n, levels[n - 1], search) for n in numbers for search in searches]
     for number, level, (search, objective) in progress(jobs, len(jobs), "searches"):
-        found = solve(level.board, level.penguin, objective,
-                      width=search in ("width", "improve"), improve=search == "improve",
-                      max_seconds=seconds, max_states=200_000_000, engine=engine)
+        if search == "astar":
+            proven, value, lower, expanded, took, memory = astar(level, objective, seconds)
+            moves = value if objective == MOVES else "-"
+            pushes = value if objective == PUSHES else "-"
+            print(f"{number} astar {objective} {proven} {moves} {pushes} {proven} {lower} "
+                  f"{expanded} {took:.1f} {memory:.0f}", flush=True)
+            continue
+        found = solve(level.board, level.penguin, objective, width=True,
+                      improve=search == "improve", max_seconds=seconds,
+                      max_states=200_000_000)
         solved = found.moves is not None
-        moves = len(found.moves) if solved else "-"
-        pushes = found.pushes if solved else "-"
-        print(f"{number} {search} {objective} {'yes' if solved else 'no'} {moves} {pushes} "
-              f"{'yes' if found.optimal else 'no'} {found.expanded} {found.seconds:.1f}",
-              flush=True)
+        print(f"{number} {search} {objective} {'yes' if solved else 'no'} "
+              f"{len(found.moves) if solved else '-'} {found.pushes if solved else '-'} "
+              f"{'yes' if found.optimal else 'no'} {found.lower_bound} {found.expanded} "
+              f"{found.seconds:.1f} {found.memory_bytes / 2**20:.0f}", flush=True)
 
 
 if __name__ == "__main__":

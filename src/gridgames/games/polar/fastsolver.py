@@ -250,11 +250,13 @@ def _fill_row(cells, bombable, nxt, never, far, crossed, reach):
 
 @njit(cache=True)
 def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_rows, reach_rows,
-           scratch):
+           scratch, objects):
     """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
     push for each ice block on a cell some heart cannot get home without, plus the bombs such
     cells need. The table rows depend on which mountains still stand and whether a bomb is
-    left, so they are cached by that key."""
+    left, so they are cached by that key. Without `objects` the cells in the way are not
+    counted: the width search orders by that older bound (measured: with the objects counted
+    it lost its way on level 6, no line in 30 s instead of one in 0.4 s)."""
     key = 0
     bombs = 0
     heart0 = np.int64(0)
@@ -295,6 +297,8 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
                 return never
             total += far[i]
             most_crossed = max(most_crossed, crossed[i])
+    if not objects:
+        return never if most_crossed > bombs else total + most_crossed
     ice = 0
     bombs_needed = 0
     mountains_needed = 0
@@ -321,7 +325,7 @@ def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
     row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
     return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.tables,
                       search.far_rows, search.crossed_rows, search.reach_rows,
-                      np.zeros(CELLS, np.uint8)))
+                      np.zeros(CELLS, np.uint8), True))
 
 
 ATOMS = 5 * CELLS  # novelty facts: ice, heart or bomb on a cell, a mountain gone, the penguin
@@ -493,7 +497,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 if not _push(child8, target, d, nxt):
                     continue
                 h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
-                           crossed_rows, reach_rows, scratch)
+                           crossed_rows, reach_rows, scratch, not width)
                 if h >= never:
                     continue
                 step = 1 if count_pushes else dist[stand] + 1
