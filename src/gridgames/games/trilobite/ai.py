@@ -3,8 +3,10 @@ transposition table, centre-first move ordering and a heuristic evaluation at th
 
 It is bounded by a node budget, not by time, so the same position, level and seed give the
 same move on every machine; a time cap (the budget's seconds) can only cut it short. The
-perfect level asks the exact solver (solver.py) for every column's score and plays a proven
-best move; when the solver's budget runs out first it says so and plays the hard level's move.
+perfect level asks the analysis (solver.py) for every column's score: a look-up in the
+opening book (book.py) where the book has the position, else the exact solver. It plays a
+proven best move (the fastest win, the longest resistance, ties broken by the seed); when
+the solver's budget runs out first it says so and plays the hard level's move.
 
 Evaluation: every window of `line` cells that holds stones of only one side counts for that
 side, more the fuller it is (4^(k-1) for k stones). Wins are scored WIN minus the number of

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from gridgames.core.capabilities import Commands
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
 from gridgames.games.trilobite.game import TrilobiteParams
 from gridgames.games.trilobite.solver import analyze, make_solver, parse_moves
+
+if TYPE_CHECKING:
+    from gridgames.games.trilobite.book import Book
 
 MAX_INPUT = 64 * 1024 * 1024  # characters of positions read from standard input
 
@@ -30,6 +35,34 @@ class TrilobiteCommands(Commands):
         p.add_argument("--engine", default="auto", help="auto (compiled when possible), fast, "
                        "python")
         p.set_defaults(run=cmd_solve)
+
+        book = commands.add_parser("book", help="the opening book: build, verify, info")
+        steps = book.add_subparsers(dest="book_command", metavar="STEP", required=True,
+                                    parser_class=type(parser))
+        b = steps.add_parser("build", help="build or extend a book with our solver (resumes "
+                             "where an earlier build stopped)")
+        b.add_argument("--params", default="", help="board: width=7,height=6,line=4 (defaults)")
+        b.add_argument("--depth", type=int, required=True,
+                       help="book nodes up to this many stones")
+        b.add_argument("--out", default=None, help="the book file (default: the user's data "
+                       "directory, where the game looks for it)")
+        b.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                       help="processes (default: every core)")
+        b.add_argument("--memory", type=float, default=1024.0,
+                       help="table size in MB per process (default 1024)")
+        b.set_defaults(run=cmd_book_build)
+        v = steps.add_parser("verify", help="re-solve a random sample of a book's entries")
+        v.add_argument("--params", default="", help="board: width=7,height=6,line=4 (defaults)")
+        v.add_argument("--book", default=None, help="the book file (default: the one the game "
+                       "uses for this board)")
+        v.add_argument("--sample", type=int, default=20, help="entries to re-solve (default 20)")
+        v.add_argument("--seed", default="verify", help="which entries (default 'verify')")
+        v.set_defaults(run=cmd_book_verify)
+        i = steps.add_parser("info", help="what a book holds")
+        i.add_argument("--params", default="", help="board: width=7,height=6,line=4 (defaults)")
+        i.add_argument("--book", default=None, help="the book file (default: the one the game "
+                       "uses for this board)")
+        i.set_defaults(run=cmd_book_info)
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
@@ -64,3 +97,58 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
                   flush=True)
     if bad:
         raise BadInput(f"{bad} line(s) were not positions of this board (see above)")
+
+
+def cmd_book_build(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.games.trilobite.book import book_name, describe, user_books
+    from gridgames.games.trilobite.bookbuild import Builder
+
+    params = TrilobiteParams.parse(args.params)
+    if not 0 <= args.depth <= params.width * params.height - 1:
+        raise BadInput("--depth must be from 0 to the number of cells less one")
+    if not 1 <= args.workers <= 256:
+        raise BadInput("--workers must be from 1 to 256")
+    if not 1 <= args.memory <= 16384:
+        raise BadInput("--memory must be from 1 to 16384 MB")
+    path = Path(args.out) if args.out else \
+        user_books() / book_name(params.width, params.height, params.line)
+    builder = Builder(params.width, params.height, params.line, args.depth, path,
+                      args.workers, args.memory,
+                      say=lambda text: print(text, file=sys.stderr, flush=True))
+    try:
+        book = builder.run()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    print(f"{path}: {describe(book)}", file=out)
+
+
+def _the_book(args: argparse.Namespace) -> Book:
+    from gridgames.games.trilobite.book import Book, BookShelf
+
+    params = TrilobiteParams.parse(args.params)
+    if args.book:
+        return Book.load(Path(args.book))
+    book = BookShelf().get(params.width, params.height, params.line)
+    if not len(book):
+        raise BadInput(f"no book for {params.width}x{params.height} line {params.line}")
+    return book
+
+
+def cmd_book_verify(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.games.trilobite.bookbuild import verify
+
+    if not 1 <= args.sample <= 1_000_000:
+        raise BadInput("--sample must be from 1 to 1000000")
+    book = _the_book(args)
+    wrong = verify(book, args.sample, args.seed,
+                   say=lambda text: print(text, file=sys.stderr, flush=True))
+    checked = min(args.sample, len(book))
+    print(f"{checked - wrong} of {checked} sampled entries agree with the solver", file=out)
+    if wrong:
+        raise BadInput(f"{wrong} entries of the book differ from the solver")
+
+
+def cmd_book_info(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.games.trilobite.book import describe
+
+    print(describe(_the_book(args)), file=out)

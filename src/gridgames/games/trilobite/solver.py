@@ -34,6 +34,7 @@ from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard, Geometry, geometry
+from gridgames.games.trilobite.book import BookShelf
 from gridgames.games.trilobite.game import COLUMN_NAMES
 
 
@@ -155,23 +156,27 @@ class Solver:
         self.table[key] = bound
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
-              budget: int | None = None, deadline: float | None = None) -> int | None:
-        """The exact score, or None when `budget` nodes were not enough (or the clock passed
-        `deadline`, a time.monotonic() value)."""
+              budget: int | None = None, deadline: float | None = None,
+              floor: int = -MAX_SCORE, ceiling: int = MAX_SCORE) -> int | None:
+        """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
+        when `budget` nodes were not enough (or the clock passed `deadline`, a
+        time.monotonic() value). A narrow window is a cheaper question."""
         self.limit = (1 << 62) if budget is None else self.nodes + budget
         self.deadline = deadline
         try:
-            return self._solve(current, mask, moves, weak)
+            return self._solve(current, mask, moves, weak, floor, ceiling)
         except _OverBudget:
             return None
 
-    def _solve(self, current: int, mask: int, moves: int, weak: bool) -> int:
+    def _solve(self, current: int, mask: int, moves: int, weak: bool, floor: int,
+               ceiling: int) -> int:
         g = self.g
         if self.can_win_next(current, mask):
-            return 1 if weak else (g.cells + 1 - moves) // 2
+            return min(ceiling, 1 if weak else (g.cells + 1 - moves) // 2)
         low, high = -((g.cells - moves) // 2), (g.cells + 1 - moves) // 2
         if weak:
             low, high = -1, 1
+        low, high = max(low, floor), min(high, ceiling)
         while low < high:
             mid = low + (high - low) // 2
             if mid <= 0 and low // 2 < mid:
@@ -185,7 +190,7 @@ class Solver:
                 low = score
         if weak:  # the search is fail-soft: only the sign is asked for
             return (low > 0) - (low < 0)
-        return low
+        return min(max(low, floor), ceiling)
 
 
 UNKNOWN = -1000  # a column score the budget did not reach (no real score is this low)
@@ -285,8 +290,9 @@ class TrilobiteAnalyzer(Analyzer):
     score_help = ("exact score for the side to move: positive wins (the larger, the sooner), "
                   "0 draws, negative loses (the larger, the later)")
 
-    def __init__(self, pool: SolverPool) -> None:
+    def __init__(self, pool: SolverPool, books: BookShelf | None = None) -> None:
         self.pool = pool
+        self.books = books if books is not None else BookShelf(folders=[])
 
     def warm(self) -> None:
         """Load (or compile, the first time) the compiled solver before it is needed."""
@@ -299,6 +305,11 @@ class TrilobiteAnalyzer(Analyzer):
         board = Bitboard.of(state)
         if state.over:
             return [None] * board.width, meter
+        if board.width * (board.height + 1) <= 64:  # the opening book first: a look-up
+            book = self.books.get(board.width, board.height, board.line)
+            known = book.column_scores(board.current, board.mask, board.moves)
+            if known is not None:
+                return known, meter
         with self.pool.borrow(board.width, board.height, board.line) as solver:
             before = solver.nodes
             scores = column_scores(solver, board.current, board.mask, board.moves,

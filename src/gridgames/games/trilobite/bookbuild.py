@@ -1,0 +1,196 @@
+"""Building the opening book (book.py) with our own solver: deterministic, resumable, on
+every core.
+
+The walk: two trees, one per colour. In the tree of colour P, P plays only its best moves
+(every move of the best score, so ties broken by any seed stay in the book) and the other
+side plays every move. A position of the tree with P to move and at most `depth` stones is a
+book node: the scores of all its children are needed, to know its best moves and to show
+every column's score. The walk goes ply by ply; a ply's best moves are known once all its
+book nodes are scored, so the work is: walk as far as the book allows, solve the children
+missing there, and walk again.
+
+Resuming needs nothing but the book: the walk is a function of the scores it holds, so a
+partial book (saved every `save_seconds` and at each ply) is valid, usable, and continued by
+the next build. The scores are exact, so the content does not depend on the order of the
+work or the number of processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gridgames.core.progress import progress
+from gridgames.games.trilobite.bitboard import Geometry, geometry
+from gridgames.games.trilobite.book import Book, child_positions, position_key, win_score
+
+Position = tuple[int, int, int]  # current, mask, moves
+
+
+def children_values(book_entries: dict[int, int], node: Position,
+                    g: Geometry) -> dict[int, int] | None:
+    """Column -> score for the side to move at `node`, or None if a child is missing."""
+    current, mask, moves = node
+    values = {}
+    for col, child, child_mask, wins in child_positions(current, mask, g):
+        if wins:
+            values[col] = win_score(moves, g)
+        elif moves + 1 >= g.cells:
+            values[col] = 0
+        else:
+            score = book_entries.get(position_key(child, child_mask, g))
+            if score is None:
+                return None
+            values[col] = -score
+    return values
+
+
+def _follow(nodes: dict[int, Position], g: Geometry, keep: Callable[[Position], set[int]]
+            ) -> dict[int, Position]:
+    """The next ply: the children (not ended by the move) of each node in the columns
+    `keep` gives, one per mirror pair."""
+    out: dict[int, Position] = {}
+    for key in sorted(nodes):
+        node = nodes[key]
+        current, mask, moves = node
+        columns = keep(node)
+        for col, child, child_mask, wins in child_positions(current, mask, g):
+            if col in columns and not wins and moves + 1 < g.cells:
+                out.setdefault(position_key(child, child_mask, g),
+                               (child, child_mask, moves + 1))
+    return out
+
+
+def walk(book_entries: dict[int, int], g: Geometry, depth: int
+         ) -> tuple[int, list[Position], int]:
+    """(plies complete, the children to solve next, book nodes seen). Plies complete is
+    depth + 1 when nothing is missing."""
+    root: dict[int, Position] = {0: (0, 0, 0)}
+    trees = [dict(root), dict(root)]  # colour 0's tree, colour 1's
+    seen = 0
+    for ply in range(depth + 1):
+        perfect = ply % 2  # the colour to move at this ply
+        missing: dict[int, Position] = {}
+        for key in sorted(trees[perfect]):
+            current, mask, moves = trees[perfect][key]
+            seen += 1
+            for _, child, child_mask, wins in child_positions(current, mask, g):
+                child_key = position_key(child, child_mask, g)
+                if not wins and moves + 1 < g.cells and child_key not in book_entries:
+                    missing.setdefault(child_key, (child, child_mask, moves + 1))
+        if missing:
+            return ply, [missing[k] for k in sorted(missing)], seen
+
+        def best(node: Position) -> set[int]:
+            values = children_values(book_entries, node, g)
+            top = max(values.values())
+            return {col for col, v in values.items() if v == top}
+
+        trees[perfect] = _follow(trees[perfect], g, best)
+        other = 1 - perfect
+        trees[other] = _follow(trees[other], g, lambda node: set(range(g.width)))
+    return depth + 1, [], seen
+
+
+def _worker(shape: tuple[int, int, int], memory_mb: float, tasks, answers) -> None:
+    """A build process: solves positions from `tasks` until it gets None."""
+    from gridgames.games.trilobite.solver import make_solver
+
+    solver = make_solver(*shape, memory_mb=memory_mb)
+    while (task := tasks.get()) is not None:
+        index, (current, mask, moves) = task
+        answers.put((index, solver.solve(current, mask, moves), solver.nodes))
+
+
+class Builder:
+    """Builds or extends the book at `path` to `depth` with `workers` processes, each with a
+    table of `memory_mb`. `say` gets one line per event."""
+
+    def __init__(self, width: int, height: int, line: int, depth: int, path: Path,
+                 workers: int, memory_mb: float, save_seconds: float = 60.0,
+                 say: Callable[[str], None] = print) -> None:
+        self.g = geometry(width, height, line)
+        self.shape = (width, height, line)
+        self.depth, self.path, self.workers = depth, path, workers
+        self.memory_mb, self.save_seconds, self.say = memory_mb, save_seconds, say
+        self.entries: dict[int, int] = {}
+        if path.exists():
+            book = Book.load(path)
+            if (book.width, book.height, book.line) != self.shape:
+                from gridgames.core.errors import BadInput
+
+                raise BadInput(f"{path} is a book for {book.width}x{book.height} line "
+                               f"{book.line}, not {width}x{height} line {line}")
+            self.entries = book.entries()
+            say(f"resuming: {len(self.entries):,} positions in {path}")
+
+    def book(self) -> Book:
+        done, _, _ = walk(self.entries, self.g, self.depth)
+        return Book.of_entries(*self.shape, self.entries, done, self.depth)
+
+    def save(self) -> Book:
+        book = self.book()
+        book.save(self.path)
+        return book
+
+    def run(self) -> Book:
+        """Until the book is complete to `depth`; an interruption (Ctrl+C) saves first."""
+        ctx = multiprocessing.get_context("spawn")
+        tasks, answers = ctx.Queue(), ctx.Queue()
+        procs = [ctx.Process(target=_worker, args=(self.shape, self.memory_mb, tasks, answers),
+                             daemon=True) for _ in range(self.workers)]
+        for proc in procs:
+            proc.start()
+        try:
+            while True:
+                ply, missing, _ = walk(self.entries, self.g, self.depth)
+                if not missing:
+                    break
+                self.say(f"ply {ply}: {len(missing):,} positions to solve")
+                self._solve_all(missing, tasks, answers, ply)
+                self.save()
+        except KeyboardInterrupt:
+            book = self.save()
+            self.say(f"interrupted: {len(book):,} positions saved in {self.path}; run the "
+                     "same command again to go on")
+            raise
+        finally:
+            for proc in procs:
+                proc.kill()
+        return self.save()
+
+    def _solve_all(self, missing: list[Position], tasks, answers, ply: int) -> None:
+        for index, position in enumerate(missing):
+            tasks.put((index, position))
+        last_save = time.monotonic()
+        for _ in progress(range(len(missing)), len(missing), f"ply {ply}"):
+            index, score, _nodes = answers.get()
+            current, mask, _ = missing[index]
+            self.entries[position_key(current, mask, self.g)] = score
+            if time.monotonic() - last_save > self.save_seconds:
+                self.save()
+                last_save = time.monotonic()
+
+
+def verify(book: Book, sample: int, seed: str, memory_mb: float = 256.0,
+           say: Callable[[str], None] = print) -> int:
+    """Re-solves `sample` entries drawn by `seed` with a fresh table each; the number that
+    differ from the book."""
+    from gridgames.core.rng import Rng
+    from gridgames.games.trilobite.book import decode_key
+    from gridgames.games.trilobite.solver import make_solver
+
+    solver = make_solver(book.width, book.height, book.line, memory_mb=memory_mb)
+    rng = Rng(seed)
+    picks = sorted({rng.below(len(book)) for _ in range(min(sample, len(book)))})
+    wrong = 0
+    for at in progress(picks, len(picks), "verify"):
+        current, mask, moves = decode_key(int(book.keys[at]), book.g)
+        solver.reset()
+        score = solver.solve(current, mask, moves)
+        if score != int(book.scores[at]):
+            wrong += 1
+            say(f"position {int(book.keys[at])}: book {int(book.scores[at])}, solver {score}")
+    return wrong

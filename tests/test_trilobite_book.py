@@ -1,0 +1,156 @@
+"""The Trilobite opening book (games/trilobite/book.py, bookbuild.py): keys, the file, the
+build (complete, exact, resumable, deterministic), its use by the analysis and the perfect
+AI, and the commands."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gridgames.core.errors import BadInput
+from gridgames.core.result import Budget
+from gridgames.core.rng import Rng
+from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.bitboard import geometry
+from gridgames.games.trilobite.book import (
+    PACKAGE_BOOKS,
+    Book,
+    BookShelf,
+    book_name,
+    decode_key,
+    mirror,
+    position_key,
+)
+from gridgames.games.trilobite.bookbuild import Builder, walk
+from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
+
+SMALL = (5, 4, 4)  # small enough to build a whole book in a second
+
+
+def random_positions(g, count, seed="book"):
+    rng = Rng(seed)
+    solver = Solver(g.width, g.height, g.line)
+    out = []
+    while len(out) < count:
+        current = mask = moves = 0
+        for _ in range(rng.below(g.cells - 2)):
+            cols = [c for c in range(g.width) if not mask & g.tops[c]]
+            col = rng.choice(cols)
+            move = (mask + g.bottoms[col]) & g.columns[col]
+            if g.winning_cells(current, mask) & move:
+                break
+            current, mask, moves = current ^ mask, mask | move, moves + 1
+        if not solver.can_win_next(current, mask) and moves < g.cells:
+            out.append((current, mask, moves))
+    return out
+
+
+def test_keys_are_shared_by_mirror_images_and_decode():
+    g = geometry(7, 6, 4)
+    for current, mask, moves in random_positions(g, 200):
+        key = position_key(current, mask, g)
+        assert key == position_key(mirror(current, g), mirror(mask, g), g)
+        back = decode_key(key, g)
+        assert back in ((current, mask, moves), (mirror(current, g), mirror(mask, g), moves))
+
+
+def test_floor_and_ceiling_clamp_the_exact_score():
+    g = geometry(*SMALL)
+    fast = make_solver(*SMALL)
+    slow = Solver(*SMALL)
+    for current, mask, moves in random_positions(g, 40, "clamp"):
+        exact = slow.solve(current, mask, moves)
+        for floor, ceiling in ((-1, 0), (0, 1), (exact, exact + 1), (exact - 1, exact),
+                               (-3, 3)):
+            want = min(max(exact, floor), ceiling)
+            assert slow.solve(current, mask, moves, floor=floor, ceiling=ceiling) == want
+            assert fast.solve(current, mask, moves, floor=floor, ceiling=ceiling) == want
+
+
+def build(tmp_path: Path, depth: int, name="small.book") -> Book:
+    path = tmp_path / name
+    return Builder(*SMALL, depth, path, workers=1, memory_mb=16, say=lambda _: None).run()
+
+
+def test_a_built_book_is_complete_and_exact(tmp_path):
+    book = build(tmp_path, 5)
+    assert book.depth == book.target + 1 == 6
+    g = book.g
+    solver = Solver(*SMALL)
+    for key, score in zip(book.keys.tolist(), book.scores.tolist(), strict=True):
+        current, mask, moves = decode_key(key, g)
+        solver.reset()
+        assert solver.solve(current, mask, moves) == score
+    # every book node's columns are a look-up: the walk finds nothing missing
+    assert walk(book.entries(), g, 5)[1] == []
+    assert Book.load(tmp_path / "small.book").entries() == book.entries()
+
+
+def test_a_build_resumes_to_the_same_book(tmp_path):
+    whole = build(tmp_path, 5, "whole.book")
+    part = build(tmp_path, 2, "part.book")
+    assert part.depth == 3 and len(part) < len(whole)
+    again = build(tmp_path, 5, "part.book")  # continues the partial book
+    assert again.entries() == whole.entries()
+    assert (tmp_path / "part.book").read_bytes() == (tmp_path / "whole.book").read_bytes()
+
+
+def test_a_damaged_book_is_refused_and_the_game_searches_instead(tmp_path):
+    good = build(tmp_path, 3).to_bytes()
+    for bad in (b"", b"{}\n", good[:-5], good.replace(b'"width": 5', b'"width": 20'),
+                b"not json\n" + good):
+        with pytest.raises(BadInput):
+            Book.from_bytes(bad)
+    (tmp_path / book_name(*SMALL)).write_bytes(good[:-5])
+    assert len(BookShelf([tmp_path]).get(*SMALL)) == 0
+
+
+def test_the_analysis_reads_the_book_and_agrees_with_the_solver(tmp_path):
+    build(tmp_path, 4, book_name(*SMALL))
+    game = make_game()
+    params = game.parse_params("width=5,height=4,line=4")
+    state = game.new_state(params, game.new_desc(params, Rng("a")))
+    booked = TrilobiteAnalyzer(SolverPool(16), BookShelf([tmp_path]))
+    live = TrilobiteAnalyzer(SolverPool(16), BookShelf([]))
+    for move in ["3", "3", "2", None]:
+        scores, meter = booked.scores(state, Budget())
+        assert meter.nodes == 0  # a look-up, no search
+        assert scores == live.scores(state, Budget())[0]
+        if move:
+            state = game.apply(state, move)
+
+
+def test_the_shipped_book_loads_and_is_symmetric():
+    path = PACKAGE_BOOKS / book_name(7, 6, 4)
+    book = Book.load(path)
+    assert (book.width, book.height, book.line) == (7, 6, 4) and book.depth >= 1
+    scores = book.column_scores(0, 0, 0)
+    assert scores is not None and scores == scores[::-1]
+    # a few of its entries re-solved by a fresh solver
+    assert len(book) > 0
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "gridgames", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def test_book_commands(tmp_path):
+    out = tmp_path / "cli.book"
+    done = run_cli("trilobite", "book", "build", "--params", "width=5,height=4,line=4",
+                   "--depth", "3", "--out", str(out), "--workers", "2", "--memory", "16")
+    assert done.returncode == 0, done.stderr
+    assert "complete (book nodes of up to 3 stones)" in done.stdout
+    done = run_cli("trilobite", "book", "verify", "--book", str(out), "--sample", "15")
+    assert done.returncode == 0 and "15 of 15 sampled entries agree" in done.stdout
+    done = run_cli("trilobite", "book", "info", "--book", str(out))
+    assert done.returncode == 0 and "5x4 line 4" in done.stdout
+    for bad in (["build", "--depth", "-1"], ["build", "--depth", "3", "--workers", "0"],
+                ["verify", "--book", str(tmp_path / "missing.book")],
+                ["info", "--params", "width=5,height=4,line=4"]):
+        done = run_cli("trilobite", "book", *bad, cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, bad
+        assert done.stderr.strip().count("\n") == 0, done.stderr
