@@ -40,6 +40,10 @@ class Trilobite(StoneGame):
     name = "trilobite"
     title = "Trilobite"
     summary = "Connect-N with gravity: drop stones, make a line of N. Any board size."
+    rules = ("Two players take turns to drop a stone into a column; it falls to the lowest "
+             "empty cell. The first to make a line of N of their stones (across, up and down, "
+             "or diagonal; N is the board's line length, 4 by default) wins. A full board "
+             "with no line is a draw.")
     params_type = TrilobiteParams
     renderer = "trilobite.js"
     sample_params = ("width=4,height=4,line=3", "width=10,height=10,line=5",
