@@ -21,6 +21,7 @@ import json
 import os
 import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +72,24 @@ def child_positions(current: int, mask: int, g: Geometry):
             continue
         move = (mask + g.bottoms[col]) & g.columns[col]
         yield col, current ^ mask, mask | move, bool(winning & move)
+
+
+def column_values(score_of: Callable[[int, int], int | None], current: int, mask: int,
+                  moves: int, g: Geometry) -> dict[int, int] | None:
+    """Column -> score for the side to move, the children's scores read by `score_of`
+    (current, mask); None when one of them is unknown."""
+    values = {}
+    for col, child, child_mask, wins in child_positions(current, mask, g):
+        if wins:
+            values[col] = win_score(moves, g)
+        elif moves + 1 >= g.cells:
+            values[col] = 0
+        else:
+            score = score_of(child, child_mask)
+            if score is None:
+                return None
+            values[col] = -score
+    return values
 
 
 def win_score(moves: int, g: Geometry) -> int:
@@ -126,19 +145,10 @@ class Book:
     def column_scores(self, current: int, mask: int, moves: int) -> list[int | None] | None:
         """Every column's score for the side to move (None where full), or None when one of
         them is not in the book."""
-        g = self.g
-        out: list[int | None] = [None] * g.width
-        for col, child, child_mask, wins in child_positions(current, mask, g):
-            if wins:
-                out[col] = win_score(moves, g)
-            elif moves + 1 >= g.cells:
-                out[col] = 0
-            else:
-                score = self.score(child, child_mask)
-                if score is None:
-                    return None
-                out[col] = -score
-        return out
+        values = column_values(self.score, current, mask, moves, self.g)
+        if values is None:
+            return None
+        return [values.get(col) for col in range(self.width)]
 
     # --- the file ---
 

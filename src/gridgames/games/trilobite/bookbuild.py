@@ -24,7 +24,7 @@ from pathlib import Path
 
 from gridgames.core.progress import progress
 from gridgames.games.trilobite.bitboard import Geometry, geometry
-from gridgames.games.trilobite.book import Book, child_positions, position_key, win_score
+from gridgames.games.trilobite.book import Book, child_positions, column_values, position_key
 
 Position = tuple[int, int, int]  # current, mask, moves
 
@@ -32,19 +32,8 @@ Position = tuple[int, int, int]  # current, mask, moves
 def children_values(book_entries: dict[int, int], node: Position,
                     g: Geometry) -> dict[int, int] | None:
     """Column -> score for the side to move at `node`, or None if a child is missing."""
-    current, mask, moves = node
-    values = {}
-    for col, child, child_mask, wins in child_positions(current, mask, g):
-        if wins:
-            values[col] = win_score(moves, g)
-        elif moves + 1 >= g.cells:
-            values[col] = 0
-        else:
-            score = book_entries.get(position_key(child, child_mask, g))
-            if score is None:
-                return None
-            values[col] = -score
-    return values
+    return column_values(lambda current, mask: book_entries.get(position_key(current, mask, g)),
+                         *node, g)
 
 
 def _follow(nodes: dict[int, Position], g: Geometry, keep: Callable[[Position], set[int]]
