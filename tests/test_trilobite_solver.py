@@ -250,3 +250,29 @@ def test_cli_solve(monkeypatch, capsys):
     weak = (int(score) > 0) - (int(score) < 0)
     assert out.getvalue().strip() == f"{position} {weak}"
     assert main(["trilobite", "solve", "--memory", "0"], io.StringIO()) == 2
+
+
+def test_best_columns_agree_with_every_columns_exact_score():
+    """best_columns (one solve, then a null-window question per column) finds the same best
+    score and the same set of best columns as solving every column exactly, with both
+    engines; and it gives up (None) when its budget is too small."""
+    from gridgames.core.errors import BadInput
+    from gridgames.games.trilobite.solver import Solver, best_columns, column_scores, make_solver
+
+    rng = Rng("best-columns")
+    for solver in (make_solver(5, 4, 4, 16), Solver(5, 4, 4, 16)):
+        g = solver.g
+        checked = 0
+        while checked < 40:
+            text = "".join(str(rng.below(5) + 1) for _ in range(rng.below(12)))
+            try:
+                current, mask, moves = parse_moves(g, text)
+            except BadInput:
+                continue
+            scores = column_scores(solver, current, mask, moves)
+            top = max(s for s in scores if s is not None)
+            want = (top, [c for c, s in enumerate(scores) if s == top])
+            assert best_columns(solver, current, mask, moves) == want, text
+            checked += 1
+    solver = make_solver(7, 6, 4, 16)
+    assert best_columns(solver, *parse_moves(solver.g, "44"), budget=1000) is None

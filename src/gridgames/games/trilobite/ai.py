@@ -24,7 +24,7 @@ from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite.bitboard import Bitboard
 from gridgames.games.trilobite.game import COLUMN_NAMES
-from gridgames.games.trilobite.solver import UNKNOWN, TrilobiteAnalyzer
+from gridgames.games.trilobite.solver import TrilobiteAnalyzer
 
 WIN = 1_000_000
 INF = 10 * WIN
@@ -204,11 +204,10 @@ class TrilobiteAi(AiPlayer):
             nodes = budget.nodes if budget.nodes is not None else PERFECT_NODES
             # The solver may use most of the time; the rest is for the hard level's move.
             seconds = None if budget.seconds is None else budget.seconds * SOLVER_SHARE
-            scores, solved = self.analyzer.scores(state, Budget(nodes, seconds))
+            found, solved = self.analyzer.best(state, Budget(nodes, seconds))
             meter.nodes = solved.nodes
-            if UNKNOWN not in scores:
-                best = max(s for s in scores if s is not None)
-                column = rng.choice([c for c, s in enumerate(scores) if s == best])
+            if found is not None:
+                column = rng.choice(found[1])
                 return meter.result(COLUMN_NAMES[column], PROVEN)
             note = (f"the solver ran out of its budget ({solved.nodes:,} nodes, "
                     f"{solved.seconds:.1f} s) before proving a move: this is the hard level's "

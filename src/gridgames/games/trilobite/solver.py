@@ -34,7 +34,7 @@ from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard, Geometry, geometry
-from gridgames.games.trilobite.book import BookShelf
+from gridgames.games.trilobite.book import BookShelf, child_positions, win_score
 from gridgames.games.trilobite.game import COLUMN_NAMES
 
 
@@ -237,6 +237,46 @@ def column_scores(solver, current: int, mask: int, moves: int, weak: bool = Fals
     return out
 
 
+def best_columns(solver, current: int, mask: int, moves: int, budget: int | None = None,
+                 seconds: float | None = None) -> tuple[int, list[int]] | None:
+    """(the position's exact score, every column that reaches it), or None when `budget`
+    nodes or `seconds` ran out first. Cheaper than every column's exact score: one solve of
+    the position, then one null-window question per column ("does it reach the score?")."""
+    g = solver.g
+    winning = g.winning_cells(current, mask)
+    wins = [col for col, _, child_mask, _ in child_positions(current, mask, g)
+            if winning & (child_mask ^ mask)]
+    if wins:
+        return win_score(moves, g), wins
+    kwargs: dict[str, Any] = {}
+    limit = (1 << 62) if budget is None else budget
+    if seconds is not None:
+        if isinstance(solver, Solver):  # the reference reads the clock itself
+            kwargs["deadline"] = time.monotonic() + seconds
+        else:  # the compiled kernel cannot: its time becomes nodes
+            limit = min(limit, int(seconds * RATE_FAST))
+    start = solver.nodes
+    score = solver.solve(current, mask, moves, budget=limit, **kwargs)
+    if score is None:
+        return None
+    best = []
+    for col, child, child_mask, _ in child_positions(current, mask, g):
+        if moves + 1 >= g.cells:
+            reached = score == 0
+        else:
+            left = limit - (solver.nodes - start)
+            if left <= 0:
+                return None
+            answer = solver.solve(child, child_mask, moves + 1, budget=left, floor=-score,
+                                  ceiling=-score + 1, **kwargs)
+            if answer is None:
+                return None
+            reached = answer == -score
+        if reached:
+            best.append(col)
+    return score, best
+
+
 def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
             budget: int | None = None) -> list[int | None] | None:
     """Every column's exact score (None where full), or None when `budget` nodes were not
@@ -318,6 +358,22 @@ class TrilobiteAnalyzer(Analyzer):
                                    if budget.seconds is not None else None)
             meter.nodes = solver.nodes - before
         return scores, meter
+
+    def best(self, state: Any, budget: Budget) -> tuple[tuple[int, list[int]] | None, Meter]:
+        """(the best score, the columns that reach it) from the book or the solver, or None
+        when the budget ran out; and the meter of the work."""
+        scores, meter = self.scores(state, Budget(0)) if not state.over else ([], Meter())
+        if scores and UNKNOWN not in scores:  # the book had every column
+            top = max(s for s in scores if s is not None)
+            return (top, [c for c, s in enumerate(scores) if s == top]), meter
+        meter = Meter(budget)
+        board = Bitboard.of(state)
+        with self.pool.borrow(board.width, board.height, board.line) as solver:
+            before = solver.nodes
+            found = best_columns(solver, board.current, board.mask, board.moves,
+                                 budget.nodes, budget.seconds)
+            meter.nodes = solver.nodes - before
+        return found, meter
 
     def analyze(self, state: Any, budget: Budget) -> Result[dict[str, int | None]]:
         scores, meter = self.scores(state, budget)
