@@ -20,15 +20,19 @@ GAMES = default_games()
 LONG = Budget(seconds=120)  # the empty 7x6 board: minutes to solve, so it is still running
 
 
-def state_of(game: str, moves: str = "") -> object:
-    session = Session.new(game, "", "compute-test", GAMES)
+UNSOLVED = "width=8"  # an empty board with no opening book that no test has time to solve
+
+
+def state_of(game: str, moves: str = "", params: str = "") -> object:
+    session = Session.new(game, params, "compute-test", GAMES)
     for move in moves.split():
         session.play(move)
     return session.state
 
 
 def long_job() -> Job:
-    return Job("analysis", "trilobite", state_of("trilobite"), LONG)
+    # 8x6: no opening book, and far too big to solve in the tests' time
+    return Job("analysis", "trilobite", state_of("trilobite", params=UNSOLVED), LONG)
 
 
 def alive(pid: int) -> bool:
@@ -114,7 +118,7 @@ def test_the_queue_and_each_clients_share_are_bounded(pool):
 
 
 def test_a_search_cut_by_its_budget_answers_best_found(pool):
-    found = pool.submit(Job("analysis", "trilobite", state_of("trilobite"),
+    found = pool.submit(Job("analysis", "trilobite", state_of("trilobite", params=UNSOLVED),
                             Budget(seconds=1.0)), "me", "g", 1.0).result(timeout=180)
-    assert not found.proven  # the empty board is not solved in a second
+    assert not found.proven  # the empty 8x6 board is not solved in a second
     assert found.to_dict()["proven"] is False

@@ -199,7 +199,6 @@ def position(moves):
 
 
 def test_perfect_player():
-    params = GAME.parse_params("")
     for moves, score in lines("Test_L2_R1", 200):  # middle-game positions with their scores
         state = position(moves)
         found = GAME.ai.choose(state, "perfect", Rng("a"), Budget())
@@ -208,20 +207,22 @@ def test_perfect_player():
         if not after.line:  # the move keeps the game's value: the best score
             current, mask, count = parse_moves(Solver().g, moves + found.value)
             assert -Solver().solve(current, mask, count) == int(score)
-    # From an opening the solver cannot finish within its budget it still plays, and says so.
-    found = GAME.ai.choose(GAME.new_state(params, "7/7/7/7/7/7"), "perfect", Rng("b"),
+    # From an opening the solver cannot finish within its budget (and no book has) it still
+    # plays, and says so.
+    wide = GAME.parse_params("width=8")
+    found = GAME.ai.choose(GAME.new_state(wide, "8/8/8/8/8/8"), "perfect", Rng("b"),
                            Budget(nodes=100_000))
-    assert found.value in "1234567" and not found.proven
+    assert found.value in "12345678" and not found.proven
     assert found.words().startswith("best found in ")
     assert "ran out of its budget" in found.note and "hard level's move" in found.note
 
 
 def test_analysis_says_what_it_proved():
-    params = GAME.parse_params("")
     moves, score = lines("Test_L2_R1", 1, 1)[0]
     found = GAME.analyzer.analyze(position(moves), Budget())
     assert found.proven and max(found.value.values()) == int(score)
-    partial = GAME.analyzer.analyze(GAME.new_state(params, "7/7/7/7/7/7"), Budget(nodes=50_000))
+    wide = GAME.parse_params("width=8")  # no book: the empty board is searched
+    partial = GAME.analyzer.analyze(GAME.new_state(wide, "8/8/8/8/8/8"), Budget(nodes=50_000))
     assert not partial.proven and None in partial.value.values()
     assert "not solved within the budget" in partial.note
 

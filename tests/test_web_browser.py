@@ -214,9 +214,9 @@ def test_api_docs_work_with_the_network_blocked(page, server_url):
 
 
 def test_thinking_can_be_cancelled(page, server_url):
-    """The perfect level on the empty 7x6 board thinks for its whole budget: the page says
-    so with a Cancel button, and Cancel stops it with nothing played."""
-    open_game(page, server_url, "trilobite", "trilobite::7/7/7/7/7/7")
+    """The perfect level on the empty 8x6 board (no opening book) thinks for its whole
+    budget: the page says so with a Cancel button, and Cancel stops it with nothing played."""
+    open_game(page, server_url, "trilobite", "trilobite:width=8:8/8/8/8/8/8")
     page.locator("#aimove").click()
     expect(page.locator("#thinking")).to_be_visible()
     expect(page.locator("#cancel-thinking")).to_be_visible()
