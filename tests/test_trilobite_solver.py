@@ -277,3 +277,13 @@ def test_best_columns_agree_with_every_columns_exact_score():
             checked += 1
     solver = make_solver(7, 6, 4, 16)
     assert best_columns(solver, *parse_moves(solver.g, "44"), budget=1000) is None
+
+
+def test_best_columns_keep_scores_beyond_the_kernels_range():
+    """On boards only the Python solver takes, scores pass 32: nothing clamps them. On 10x10
+    line 5 after 334455 the first player wins with an open four (columns 2 and 6, 0-based 1
+    and 5), with its 5th stone: (100 + 1 - 8) // 2 = 46."""
+    from gridgames.games.trilobite.solver import Solver, best_columns
+
+    solver = Solver(10, 10, 5)
+    assert best_columns(solver, *parse_moves(solver.g, "334455")) == (46, [1, 5])

@@ -334,8 +334,8 @@ class FastSolver:
         self.table[hashed >> self._low_bits] = check | (bound + OFFSET)
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
-              budget: int | None = None, floor: int = -MAX_SCORE,
-              ceiling: int = MAX_SCORE) -> int | None:
+              budget: int | None = None, floor: int = -MAX_SCORE - 1,
+              ceiling: int = MAX_SCORE + 1) -> int | None:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough. A narrow window is a cheaper question."""
         limit = (1 << 62) if budget is None else int(self._work[NODES]) + budget

@@ -59,6 +59,11 @@ def parse_moves(geometry: Geometry, text: str) -> tuple[int, int, int]:
     return current, mask, moves
 
 
+# floor and ceiling of solve() when none is given: beyond any score (boards of the Python
+# solver are unbounded, so their scores can pass the kernel's MAX_SCORE)
+NO_CLAMP = 1 << 30
+
+
 class _OverBudget(Exception):
     pass
 
@@ -157,7 +162,7 @@ class Solver:
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
               budget: int | None = None, deadline: float | None = None,
-              floor: int = -MAX_SCORE, ceiling: int = MAX_SCORE) -> int | None:
+              floor: int = -NO_CLAMP, ceiling: int = NO_CLAMP) -> int | None:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough (or the clock passed `deadline`, a
         time.monotonic() value). A narrow window is a cheaper question."""
