@@ -282,7 +282,7 @@ def test_best_columns_agree_with_every_columns_exact_score():
 def test_best_columns_keep_scores_beyond_the_kernels_range():
     """On boards only the Python solver takes, scores pass 32: nothing clamps them. On 10x10
     line 5 after 334455 the first player wins with an open four (columns 2 and 6, 0-based 1
-    and 5), with its 5th stone: (100 + 1 - 8) // 2 = 46."""
+    and 5), its stone then the 9th on the board: (100 + 1 - 9) // 2 = 46."""
     from gridgames.games.trilobite.solver import Solver, best_columns
 
     solver = Solver(10, 10, 5)
