@@ -653,7 +653,10 @@ function wireControls() {
   $("pause").addEventListener("click", togglePause);
   $("settings").addEventListener("click", openSettings);
   $("help").addEventListener("click", openHelp);
-  $("help-dialog").addEventListener("close", () => { $("help-picture").textContent = ""; });
+  // The close event comes a task later: by then the panel may have been opened again.
+  $("help-dialog").addEventListener("close", () => {
+    if (!$("help-dialog").open) $("help-picture").textContent = "";
+  });
   $("start-new").addEventListener("click", startFromSettings);
   $("apply-seats").addEventListener("click", applySeats);
   document.addEventListener("keydown", onKey);
