@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from gridgames.games.twomino.board import layout
 from gridgames.registry import default_games
 from tests.conftest import screenshot
+from tests.test_web_browser import click_cells
 from tests.test_web_twomino import click_bar, small_board
 
 pytestmark = pytest.mark.browser
@@ -23,13 +24,6 @@ TTT = "tictactoe::3/3/3"
 def open_page(page, server_url, game, game_id=None):
     page.goto(f"{server_url}/play/{game}" + (f"?id={quote(game_id)}" if game_id else ""))
     expect(page.locator("#status-text")).not_to_have_text("Loading…")
-
-
-def click_cells(page, cells):
-    for cell in cells:
-        before = page.locator("[data-stone]").count()
-        page.locator(f'[data-cell="{cell}"]').click()
-        expect(page.locator("[data-stone]")).to_have_count(before + 1)
 
 
 def test_move_list_replay_continue_and_undo(page, server_url):

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
 from gridgames.games.trilobite.bitboard import Geometry, geometry
 from gridgames.games.trilobite.book import Book, child_positions, column_values, position_key
@@ -108,8 +109,6 @@ class Builder:
         if path.exists():
             book = Book.load(path)
             if (book.width, book.height, book.line) != self.shape:
-                from gridgames.core.errors import BadInput
-
                 raise BadInput(f"{path} is a book for {book.width}x{book.height} line "
                                f"{book.line}, not {width}x{height} line {line}")
             self.entries = book.entries()
