@@ -1,23 +1,44 @@
-"""Trilobite search AI: time per move and nodes per second at each level.
+"""Trilobite AI: the search levels' time per move, and the perfect level in whole games.
 
-Positions: the first 50 of the Connect-4 set Test_L2_R1 (data/connect4, middle game)
-and a few 10x10 line-5 openings. Prints one line per level and board:
+Part 1 (`--levels`): the first 50 positions of the Connect-4 set Test_L2_R1 (data/connect4,
+middle game) and a few 10x10 line-5 openings; one line per board and level:
 `board level mean_ms_per_move nodes_per_s`.
+
+Part 2 (games): the perfect level on 7x6 in whole games: time per perfect move (p50, p99,
+max), how often it proved its move (book or solver) and how often it fell back on the hard
+level's move, and the results against random play, the hard level and itself. Each perfect
+move gets the page's budget (10 s, `gridgames serve --think-seconds`' default). Perfect
+against perfect breaks ties between equal moves with a different seed each game; the first
+player must win every such game with its 21st stone, its last one (the 41st on the board:
+the empty board's score is 1).
+
+Usage: python bench/bench_trilobite_ai.py [--levels] [--random N] [--hard N] [--self N]
+  (defaults 100, 100 and 20 games: the issue's counts; `--random 4 --hard 0 --self 1` is a
+  quick look; `--levels` alone runs part 1 only)
+Standard output of part 2: one line per opponent, `opponent games wins draws losses`
+(against itself also `first_player_wins_with_its_21st_stone K`), then
+`moves N proven P fallback F p50_s X p99_s Y max_s Z`.
 """
 
 from __future__ import annotations
 
+import argparse
+import statistics
+import sys
 import time
 from pathlib import Path
 
 from gridgames.core.progress import progress
+from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
+from gridgames.games.trilobite import make_game
 from gridgames.games.trilobite.ai import LEVELS, search
 from gridgames.games.trilobite.bitboard import Bitboard
-from gridgames.games.trilobite.game import Trilobite
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
-GAME = Trilobite()
+GAME = make_game()
+PARAMS = GAME.parse_params("")
+BUDGET = Budget(seconds=10.0)
 
 
 def positions(params: str, lines: list[str]):
@@ -29,7 +50,7 @@ def positions(params: str, lines: list[str]):
         yield state
 
 
-def measure(label: str, params: str, lines: list[str]) -> None:
+def measure_levels(label: str, params: str, lines: list[str]) -> None:
     states = list(positions(params, lines))
     for level in LEVELS:
         nodes = 0
@@ -37,15 +58,82 @@ def measure(label: str, params: str, lines: list[str]) -> None:
         for state in progress(states, len(states), level):
             nodes += search(Bitboard.of(state), level).nodes
         elapsed = time.perf_counter() - start
-        print(f"{label} {level} {elapsed / len(states) * 1000:.1f} {nodes / elapsed:.0f}")
+        print(f"{label} {level} {elapsed / len(states) * 1000:.1f} {nodes / elapsed:.0f}",
+              flush=True)
 
 
-def main() -> None:
+def levels() -> None:
     file = DATA / "Test_L2_R1"
     lines = [line.split()[0] for line in file.read_text().splitlines()[:50]] if file.exists() \
         else ["4453", "4444", "3344556"]
-    measure("7x6/4", "", lines)
-    measure("10x10/5", "width=10,height=10,line=5", ["55", "5566", "123456789a", "55544"])
+    measure_levels("7x6/4", "", lines)
+    measure_levels("10x10/5", "width=10,height=10,line=5", ["55", "5566", "123456789a", "55544"])
+
+
+def play(first: str, second: str, seed: str, times: list[float], proven: list[bool]):
+    """One game: (the winner's seat or None for a draw, stones on the board at the end).
+    Perfect moves are timed."""
+    state = GAME.new_state(PARAMS, GAME.new_desc(PARAMS, Rng(seed)))
+    rng = Rng(seed)
+    seats = (first, second)
+    stones = 0
+    while not GAME.status(state).over:
+        level = seats[GAME.current_player(state)]
+        if level == "random":
+            move = rng.choice(GAME.legal_moves(state))
+        else:
+            tic = time.perf_counter()
+            found = GAME.ai.choose(state, level, rng, BUDGET)
+            if level == "perfect":
+                times.append(time.perf_counter() - tic)
+                proven.append(found.proven)
+            move = found.value
+        state = GAME.apply(state, move)
+        stones += 1
+    return GAME.status(state).winner, stones
+
+
+def games(opponent: str, count: int) -> None:
+    times: list[float] = []
+    proven: list[bool] = []
+    wins = draws = losses = on_21 = 0
+    for game in progress(range(count), count, opponent):
+        # perfect takes each side in turn against the others; against itself seat 0 counts
+        perfect_seat = game % 2 if opponent != "perfect" else 0
+        seats = ["perfect", opponent] if perfect_seat == 0 else [opponent, "perfect"]
+        winner, stones = play(*seats, f"bench-{opponent}-{game}", times, proven)
+        if winner is None:
+            draws += 1
+        elif winner == perfect_seat:
+            wins += 1
+            on_21 += stones == 41  # its 21st stone
+        else:
+            losses += 1
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    extra = f" first_player_wins_with_its_21st_stone {on_21}" if opponent == "perfect" else ""
+    print(f"{opponent} games {count} wins {wins} draws {draws} losses {losses}{extra}")
+    print(f"  moves {len(times)} proven {sum(proven)} fallback {len(proven) - sum(proven)} "
+          f"p50_s {statistics.median(times):.3f} p99_s {p99:.3f} max_s {times[-1]:.3f}",
+          flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--levels", action="store_true", help="only the search levels' timing")
+    parser.add_argument("--random", type=int, default=100)
+    parser.add_argument("--hard", type=int, default=100)
+    parser.add_argument("--self", type=int, default=20)
+    args = parser.parse_args()
+    levels()
+    if args.levels:
+        return
+    GAME.analyzer.warm()
+    for opponent, count in (("random", args.random), ("hard", args.hard),
+                            ("perfect", args.self)):
+        if count:
+            games(opponent, count)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
