@@ -385,7 +385,7 @@ def test_session_solve_and_hint():
     session = Session.new("polar", "level=2")
     hint = GAME.hints.hint(session.state, Budget(seconds=20))
     assert hint.value.move in GAME.legal_moves(session.state)
-    assert hint.proven and hint.value.why.startswith("on a shortest solution")
+    assert hint.proven and hint.value.why.startswith("on an optimal line")
     solved = session.solve(Budget(seconds=20))
     assert solved.proven
     assert session.status().kind == "won"

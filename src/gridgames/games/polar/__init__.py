@@ -1,17 +1,16 @@
-"""Polar as a plugin: the rules (game.py) and its level packs (packs.py), with the solver and
-hints (solver.py) and `gridgames polar ...` (commands.py). `make_game` is what the
-`gridgames.games` entry point loads."""
+"""Polar as a plugin: the rules (game.py) and its level packs (packs.py), with Solve and
+Hint (hints.py, on the solver in solver.py) and `gridgames polar ...` (commands.py).
+`make_game` is what the `gridgames.games` entry point loads."""
 
 from gridgames.games.polar.commands import PolarCommands
 from gridgames.games.polar.game import Polar
+from gridgames.games.polar.hints import PolarHints
 from gridgames.games.polar.packs import PolarPacks
-from gridgames.games.polar.solver import PolarSolver
 
 
 def make_game(packs: PolarPacks | None = None) -> Polar:
     packs = packs or PolarPacks()
-    solver = PolarSolver(known=[(level, moves, not str(level.info.get("best", "+")).endswith("+"))
-                                for level, moves in packs.known_solutions()])
+    solver = PolarHints(known=packs.known_solutions())
     return Polar(levels=packs, solver=solver, hints=solver, commands=PolarCommands())
 
 

@@ -154,6 +154,9 @@ class PolarState:
     pack: str = ""
     # What the last move did, for the page's animations: (kind, cells...) tuples.
     events: tuple[tuple[Any, ...], ...] = field(default=(), compare=False)
+    pushes: int = 0  # moves that pushed something (the penguin stayed where it was)
+    # The level as it started, so a hint can compare this position with the start.
+    start: Level | None = field(default=None, compare=False)
 
 
 class Polar(Game):
@@ -192,7 +195,7 @@ class Polar(Game):
         pack, number, name = (found[0], found[1], found[2].name) if found else \
             ("", 0, "Custom level")
         return PolarState(params, level.board, level.penguin, level.hearts, name=name,
-                          number=number, pack=pack)
+                          number=number, pack=pack, start=level)
 
     def level_of(self, state: PolarState) -> Level:
         return Level(state.name, state.board, state.penguin, state.hearts)
@@ -225,7 +228,8 @@ class Polar(Game):
         if board == state.board and penguin == state.penguin:
             raise IllegalMove(self._why_nothing(state, move))
         return PolarState(state.params, board, penguin, hearts, move, state.moves + 1,
-                          state.name, state.number, state.pack, events)
+                          state.name, state.number, state.pack, events,
+                          state.pushes + (penguin == state.penguin), state.start)
 
     def _why_nothing(self, state: PolarState, move: str) -> str:
         target = step(state.penguin, move)
@@ -262,6 +266,7 @@ class Polar(Game):
             "facing": state.facing,
             "hearts": state.hearts,
             "moves": state.moves,
+            "pushes": state.pushes,
             "name": state.name,
             "level": state.number or None,
             "pack": state.pack or None,

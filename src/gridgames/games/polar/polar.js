@@ -187,7 +187,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     if (here) select.value = here;
     const packLevels = packs.find((p) => p.name === view.pack)?.levels.length || 0;
     next.hidden = !(view.hearts === 0 && view.level && view.level < packLevels);
-    info.textContent = `Moves ${view.moves}` + (view.best ? ` · best known ${view.best}` : "");
+    info.textContent = `Moves ${view.moves} · pushes ${view.pushes}` + (view.best ? ` · best known ${view.best}` : "");
   }
 
   return {

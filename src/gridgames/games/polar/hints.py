@@ -1,0 +1,218 @@
+"""The game's Solve and Hint: the fewest pushes from the current position, proven where the
+budget allows.
+
+Pushes are the objective, as in the issue and `polar solve`: walking is free, so the search
+proves the fewest pushes in about a second where proving the fewest moves takes minutes
+(original level 1: 0.7 s against 19 s), and a page's budget is seconds. The moves shown walk
+the shortest way between pushes; they are not claimed to be the fewest moves.
+
+The search is the CLI's auto search (solver.solve): A* over pushes for a third of the budget (a
+finished A* proves its line fewest, and an unfinished one proves a lower bound), then the
+improving width search for the rest, which proves its line fewest when nothing cheaper is
+left or when it reaches A*'s bound. Otherwise the line is the best found, with the bound.
+
+A player who wandered off an optimal line is told: the state counts the pushes made, and the
+level's start is searched too (once, cached), so the hint can say "P made + N left = T, the
+fewest is M".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gridgames.core.cache import BoundedCache
+from gridgames.core.capabilities import Hint, Hinter, Solver
+from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result
+from gridgames.core.words import count
+from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
+from gridgames.games.polar.game import play
+from gridgames.games.polar.packs import Level
+from gridgames.games.polar.solver import PUSHES, solve
+
+DEFAULT_SECONDS = 20.0  # a caller that gives no seconds (the CLI's play, a script)
+DEFAULT_STATES = 3_000_000  # A*'s states when the budget gives no nodes (~140 bytes each)
+# A* gets a third of the seconds: where it can prove, it proves fast (each push more costs
+# about twice the states); the width search, which finds the long lines, has the rest.
+ASTAR_SHARE = 1 / 3
+WIDTH_ENGINE_MOUNTAINS = 62  # the compiled kernel keys mountains in 64 bits
+
+Key = tuple[bytes, int]  # (board, penguin cell)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A solution from a position: line[at:] are its moves from there."""
+
+    line: tuple[str, ...] | None  # None: no solution (proven when `proven`)
+    at: int
+    pushes: int  # pushes left on the line
+    proven: bool  # no solution from here has fewer pushes
+    lower: int  # proven: no solution from here has fewer pushes than this
+
+    @property
+    def moves(self) -> list[str]:
+        return [] if self.line is None else list(self.line[self.at:])
+
+
+class PolarHints(Solver, Hinter):
+    """The `solver` and `hints` entries. Lines are kept by position in a bounded cache this
+    object owns; a proven line also answers for every position along it (the rest of a
+    fewest-pushes line is fewest from there), so a player who follows the hints gets each next
+    one at once. A line that is only the best found is searched again from a later position
+    (a smaller problem may now be proven) and kept when the new search does no better."""
+
+    def __init__(self, known: list[tuple[Level, list[str]]] = (), cache_size: int = 2000) -> None:
+        self._lines: BoundedCache[Key, Line] = BoundedCache(cache_size)
+        for level, moves in known:
+            self._seed(level, moves)
+
+    def warm(self) -> None:
+        """Load (or compile, the first time) the compiled kernel before it is needed."""
+        board = bytearray(GRID.size)
+        board[1], board[3] = HEART, HOUSE
+        solve(bytes(board), 0, PUSHES, max_seconds=60)
+
+    # --- the capabilities ---
+
+    def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
+        meter = Meter(budget)
+        found = self._line(bytes(state.board), state.penguin, meter)
+        if found is None:
+            return meter.result(None, NONE, "no solution found within the budget")
+        if found.line is None:
+            return meter.result(None, PROVEN, "no solution from here: undo or restart")
+        moves = found.moves
+        if found.proven:
+            note = f"{_pushes(found.pushes)}, the fewest; {count(len(moves), 'move')}"
+            return self._extra(meter.result(moves, PROVEN, note), found)
+        note = f"{_pushes(found.pushes)}, {count(len(moves), 'move')}" + \
+            (f"; at least {_pushes(found.lower)} needed" if found.lower else "")
+        return self._extra(meter.result(moves, BEST_FOUND, note), found)
+
+    def hint(self, state: Any, budget: Budget) -> Result[Hint]:
+        meter = Meter(budget)
+        found = self._line(bytes(state.board), state.penguin, meter)
+        if found is None:
+            return meter.result(None, NONE, "no solution found within the budget")
+        if found.line is None:
+            return meter.result(None, PROVEN, "no solution from here: undo or restart")
+        why = self._why(state, found, meter)
+        status = PROVEN if found.proven else BEST_FOUND
+        return self._extra(meter.result(Hint(found.moves[0], why), status), found)
+
+    # --- the words ---
+
+    def _why(self, state: Any, found: Line, meter: Meter) -> str:
+        """Where the hint's line stands: proven fewest from here, and against the level's
+        fewest when the player has pushed already (both proven, else nothing is compared)."""
+        left = _pushes(found.pushes)
+        if not found.proven:
+            bound = f"; at least {_pushes(found.lower)} needed" if found.lower else ""
+            return f"on the best line found: {left} left{bound}"
+        made = state.pushes
+        start = state.start
+        if made == 0 or start is None:
+            return f"on an optimal line: {left} left"
+        fewest = self._line(bytes(start.board), start.penguin, meter)
+        if fewest is None or not fewest.proven or fewest.line is None:
+            return (f"fewest from here: {left} left ({_pushes(made)} made; the "
+                    "level's fewest is not proven within the budget)")
+        total = made + found.pushes
+        if total == fewest.pushes:
+            return f"on an optimal line: {left} left ({made} made, {total} in all, the fewest)"
+        return (f"off the optimal line: {_pushes(made)} made + {found.pushes} left = {total}, "
+                f"the level's fewest is {fewest.pushes}; {found.pushes} is the fewest from here")
+
+    @staticmethod
+    def _extra(result: Result[Any], found: Line) -> Result[Any]:
+        result.extra.update(objective=PUSHES, pushes=found.pushes,
+                            lower_bound=found.pushes if found.proven else found.lower)
+        return result
+
+    # --- the search and its cache ---
+
+    def _line(self, board: bytes, penguin: int, meter: Meter) -> Line | None:
+        """The line from this position: cached when proven, else searched within what is
+        left of the budget (the better of that and a cached line). None: nothing found."""
+        if HEART not in board:
+            return Line((), 0, 0, True, 0)
+        cached = self._lines.get((board, penguin))
+        if cached is not None and cached.proven:
+            return cached
+        fresh = self._search(board, penguin, meter)
+        best = _better(cached, fresh)
+        if best is not None:
+            self._remember(board, penguin, best)
+        return best
+
+    def _search(self, board: bytes, penguin: int, meter: Meter) -> Line | None:
+        seconds = meter.seconds_left
+        if seconds == 0:
+            return None
+        seconds = DEFAULT_SECONDS if seconds is None else seconds
+        states = meter.nodes_left(DEFAULT_STATES) or 1
+        first = solve(board, penguin, PUSHES, max_seconds=seconds * ASTAR_SHARE,
+                      max_states=states)
+        meter.nodes += first.expanded
+        if first.complete:  # A* finished: its line is fewest, or there is none
+            return _line_of(first.moves, first.pushes, True, first.pushes)
+        if board.count(MOUNTAIN) > WIDTH_ENGINE_MOUNTAINS:
+            return None
+        left = meter.seconds_left
+        second = solve(board, penguin, PUSHES, width=True, improve=True,
+                       known_lower=first.lower_bound, max_states=max(1, states - first.expanded),
+                       max_seconds=max(0.2, seconds - first.seconds if left is None else left))
+        meter.nodes += second.expanded
+        if second.moves is None:  # run out: no solution (its novelty orders, never prunes)
+            return _line_of(None, 0, True, 0) if second.complete else None
+        lower = second.pushes if second.optimal else first.lower_bound
+        return _line_of(second.moves, second.pushes, second.optimal, lower)
+
+    def _remember(self, board: bytes, penguin: int, found: Line) -> None:
+        """The line for this position and for every position along it."""
+        self._lines.put((board, penguin), found)
+        if found.line is None:
+            return
+        cells, hearts, pushes = tuple(board), board.count(HEART), found.pushes
+        for index in range(found.at, len(found.line) - 1):
+            after, at, hearts, _ = play(cells, penguin, hearts, found.line[index])
+            pushes -= at == penguin
+            cells, penguin = after, at
+            self._lines.put((bytes(cells), penguin),
+                            Line(found.line, index + 1, pushes, found.proven,
+                                 max(0, found.lower - (found.pushes - pushes))))
+
+    def _seed(self, level: Level, moves: list[str]) -> None:
+        """A pack's stored solution whose pushes equal the pack's fewest pushes (found by our
+        finished search when the pack was made) is a proven line from the level's start."""
+        fewest = level.info.get("pushes", "")
+        cells, penguin, hearts, pushes = level.board, level.penguin, level.hearts, 0
+        for move in moves:
+            after, at, hearts, _ = play(cells, penguin, hearts, move)
+            pushes += at == penguin
+            cells, penguin = after, at
+        if hearts == 0 and fewest.isdigit() and pushes == int(fewest):
+            self._remember(bytes(level.board), level.penguin,
+                           Line(tuple(moves), 0, pushes, True, pushes))
+
+
+def _pushes(number: int) -> str:
+    return count(number, "push", "pushes")
+
+
+def _line_of(moves: list[str] | None, pushes: int, proven: bool, lower: int) -> Line:
+    return Line(None if moves is None else tuple(moves), 0, pushes, proven, lower)
+
+
+def _better(cached: Line | None, fresh: Line | None) -> Line | None:
+    """The fresh search's line unless the cached one has fewer pushes; the best lower bound
+    of the two either way."""
+    if cached is None or cached.line is None:
+        return fresh
+    if fresh is None:
+        return cached
+    lower = max(cached.lower, fresh.lower)
+    if fresh.proven or fresh.line is None or fresh.pushes <= cached.pushes:
+        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower)
+    return Line(cached.line, cached.at, cached.pushes, cached.pushes <= lower, lower)
