@@ -99,7 +99,9 @@ export function createReplay({ draw, leave, act, notice }) {
       const { answer } = mode;
       const step = index ? answer.steps[index - 1] : null;
       const total = answer.moves.length;
-      label(`Solution (${answer.result.words}): step ${index} of ${total}${step ? ` · ${step.move}` : ""}`);
+      // The result's words, and its note where the solver gives one (Polar: pushes, the fewest?).
+      const sure = answer.result.words + (answer.result.note ? ` · ${answer.result.note}` : "");
+      label(`Solution (${sure}): step ${index} of ${total}${step ? ` · ${step.move}` : ""}`);
       draw(step ? step.view : answer.start, step ? step.status : "Before the solution");
       if (index === mode.count && mode.count < total) label(`Solution: the first ${mode.count} of ${total} steps are shown`);
     } else {
