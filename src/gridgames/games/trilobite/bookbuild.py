@@ -54,24 +54,33 @@ def _follow(nodes: dict[int, Position], g: Geometry, keep: Callable[[Position], 
 
 
 def walk(book_entries: dict[int, int], g: Geometry, depth: int
-         ) -> tuple[int, list[Position], int]:
-    """(plies complete, the children to solve next, book nodes seen). Plies complete is
-    depth + 1 when nothing is missing."""
+         ) -> tuple[int, list[list[Position]], int]:
+    """(plies complete, the children to solve next, book nodes seen). The children come in
+    families, one per book node (a child two nodes share is in the first one's): siblings
+    share most of their subtrees, so one process solving a family in a row with one table
+    does a third of the work of solving them apart (measured on the 7 children of 4435:
+    11 s against 32 s). Plies complete is depth + 1 when nothing is missing."""
     root: dict[int, Position] = {0: (0, 0, 0)}
     trees = [dict(root), dict(root)]  # colour 0's tree, colour 1's
     seen = 0
     for ply in range(depth + 1):
         perfect = ply % 2  # the colour to move at this ply
-        missing: dict[int, Position] = {}
+        families: list[list[Position]] = []
+        claimed: set[int] = set()
         for key in sorted(trees[perfect]):
             current, mask, moves = trees[perfect][key]
             seen += 1
+            family = []
             for _, child, child_mask, wins in child_positions(current, mask, g):
                 child_key = position_key(child, child_mask, g)
-                if not wins and moves + 1 < g.cells and child_key not in book_entries:
-                    missing.setdefault(child_key, (child, child_mask, moves + 1))
-        if missing:
-            return ply, [missing[k] for k in sorted(missing)], seen
+                if not wins and moves + 1 < g.cells and child_key not in book_entries \
+                        and child_key not in claimed:
+                    claimed.add(child_key)
+                    family.append((child, child_mask, moves + 1))
+            if family:
+                families.append(family)
+        if families:
+            return ply, families, seen
 
         def best(node: Position) -> set[int]:
             values = children_values(book_entries, node, g)
@@ -85,13 +94,14 @@ def walk(book_entries: dict[int, int], g: Geometry, depth: int
 
 
 def _worker(shape: tuple[int, int, int], memory_mb: float, tasks, answers) -> None:
-    """A build process: solves positions from `tasks` until it gets None."""
+    """A build process: solves families of positions from `tasks`, one after the other with
+    one table, until it gets None."""
     from gridgames.games.trilobite.solver import make_solver
 
     solver = make_solver(*shape, memory_mb=memory_mb)
-    while (task := tasks.get()) is not None:
-        index, (current, mask, moves) = task
-        answers.put((index, solver.solve(current, mask, moves), solver.nodes))
+    while (family := tasks.get()) is not None:
+        for position in family:
+            answers.put((position, solver.solve(*position)))
 
 
 class Builder:
@@ -133,11 +143,12 @@ class Builder:
             proc.start()
         try:
             while True:
-                ply, missing, _ = walk(self.entries, self.g, self.depth)
-                if not missing:
+                ply, families, _ = walk(self.entries, self.g, self.depth)
+                if not families:
                     break
-                self.say(f"ply {ply}: {len(missing):,} positions to solve")
-                self._solve_all(missing, tasks, answers, ply)
+                count = sum(len(family) for family in families)
+                self.say(f"ply {ply}: {count:,} positions to solve")
+                self._solve_all(families, tasks, answers, ply)
                 self.save()
         except KeyboardInterrupt:
             book = self.save()
@@ -149,13 +160,13 @@ class Builder:
                 proc.kill()
         return self.save()
 
-    def _solve_all(self, missing: list[Position], tasks, answers, ply: int) -> None:
-        for index, position in enumerate(missing):
-            tasks.put((index, position))
+    def _solve_all(self, families: list[list[Position]], tasks, answers, ply: int) -> None:
+        for family in families:
+            tasks.put(family)
+        total = sum(len(family) for family in families)
         last_save = time.monotonic()
-        for _ in progress(range(len(missing)), len(missing), f"ply {ply}"):
-            index, score, _nodes = answers.get()
-            current, mask, _ = missing[index]
+        for _ in progress(range(total), total, f"ply {ply}"):
+            (current, mask, _), score = answers.get()
             self.entries[position_key(current, mask, self.g)] = score
             if time.monotonic() - last_save > self.save_seconds:
                 self.save()
