@@ -108,7 +108,8 @@ class Solver:
     def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         """Score within (alpha, beta); the side to move cannot win at once."""
         self.nodes += 1
-        if self.nodes > self.limit or (self.deadline is not None and not self.nodes & 1023
+        # The clock every 16 nodes: a node takes up to a millisecond on a 20x20 board.
+        if self.nodes > self.limit or (self.deadline is not None and not self.nodes & 15
                                        and time.monotonic() > self.deadline):
             raise _OverBudget
         g = self.g
@@ -199,21 +200,55 @@ class Solver:
 
 
 UNKNOWN = -1000  # a column score the budget did not reach (no real score is this low)
-# Nodes a second of the compiled kernel (about 5-8 million here), to turn a time cap into a
-# node cap, since compiled code cannot read the clock. It only matters when the clock, not
-# the node budget, ends a search, and such a result is never called proven.
-RATE_FAST = 5_000_000
+# The compiled kernel cannot read the clock, so a time cap becomes nodes at its speed, which
+# varies tenfold with the board (measured 1.6 million nodes a second for a line of 20 on 3x20,
+# 14 million for a line of 4 on 9x6) and with the machine's load: a short first search
+# (PROBE_NODES) times it here and now, then the time left is given in nodes at that speed,
+# with a margin. The table keeps the probe's work, so little of it is lost.
+PROBE_NODES = 200_000
+SPEED_MARGIN = 0.8
+
+
+def solve_until(solver, deadline: float | None, current: int, mask: int, moves: int,
+                weak: bool = False, budget: int | None = None, **clamp: int) -> int | None:
+    """solver.solve (any solver) that also stops by `deadline` (a time.monotonic() value;
+    None: no clock): None when the budget or the time ran out first."""
+    if deadline is None:
+        return solver.solve(current, mask, moves, weak, budget, **clamp)
+    if isinstance(solver, Solver):  # the reference reads the clock itself
+        return solver.solve(current, mask, moves, weak, budget, deadline=deadline, **clamp)
+    probe = PROBE_NODES if budget is None else min(budget, PROBE_NODES)
+    started, start = time.monotonic(), solver.nodes
+    if started >= deadline:
+        return None
+    score = solver.solve(current, mask, moves, weak, probe, **clamp)
+    if score is not None or probe == budget:
+        return score
+    spent = solver.nodes - start
+    speed = spent / max(time.monotonic() - started, 1e-3)
+    nodes = int(speed * (deadline - time.monotonic()) * SPEED_MARGIN)
+    if budget is not None:
+        nodes = min(nodes, budget - spent)
+    if nodes <= 0:
+        return None
+    return solver.solve(current, mask, moves, weak, nodes, **clamp)
 
 
 def column_scores(solver, current: int, mask: int, moves: int, weak: bool = False,
                   budget: int | None = None,
                   seconds_left: Callable[[], float | None] | None = None) -> list[int | None]:
     """Score of each column for the side to move, with any solver: None where the column is
-    full, UNKNOWN where `budget` nodes (shared by all columns) or the time ran out first."""
+    full, UNKNOWN where `budget` nodes (shared by all columns) or the time ran out first.
+
+    Under a time cap the columns share the time: each pass gives every column not yet solved
+    an equal share of the time left (the table keeps what a cut search learnt), so a column
+    left unknown was searched as long as the others, not skipped because earlier ones took
+    everything."""
     g = solver.g
     limit = None if budget is None else solver.nodes + budget
     winning = g.winning_cells(current, mask)
     out: list[int | None] = []
+    children: dict[int, int] = {}  # column -> the mask after playing it, to be searched
     for col in range(g.width):
         if mask & g.tops[col]:
             out.append(None)
@@ -221,24 +256,25 @@ def column_scores(solver, current: int, mask: int, moves: int, weak: bool = Fals
         move = (mask + g.bottoms[col]) & g.columns[col]
         if winning & move:
             out.append(1 if weak else (g.cells + 1 - moves) // 2)
-            continue
-        if moves + 1 >= g.cells:
+        elif moves + 1 >= g.cells:
             out.append(0)
-            continue
-        left = None if limit is None else limit - solver.nodes
-        timed = None if seconds_left is None else seconds_left()
-        deadline = None
-        if timed is not None:
-            if isinstance(solver, Solver):  # the reference reads the clock itself
-                deadline = time.monotonic() + timed
-            else:  # the compiled kernel cannot: its time becomes nodes
-                left = min(left if left is not None else 1 << 62, int(timed * RATE_FAST))
-        if (left is not None and left <= 0) or (timed is not None and timed <= 0):
+        else:
             out.append(UNKNOWN)
-            continue
-        kwargs = {"deadline": deadline} if deadline is not None else {}
-        score = solver.solve(current ^ mask, mask | move, moves + 1, weak, left, **kwargs)
-        out.append(UNKNOWN if score is None else -score)
+            children[col] = mask | move
+    passes = 1 if seconds_left is None else 3
+    for _ in range(passes):
+        unsolved = [col for col in children if out[col] == UNKNOWN]
+        for index, col in enumerate(unsolved):
+            left = None if limit is None else limit - solver.nodes
+            timed = None if seconds_left is None else seconds_left()
+            if (left is not None and left <= 0) or (timed is not None and timed <= 0):
+                return out
+            deadline = (None if timed is None
+                        else time.monotonic() + timed / (len(unsolved) - index))
+            score = solve_until(solver, deadline, current ^ mask, children[col], moves + 1,
+                                weak, left)
+            if score is not None:
+                out[col] = -score
     return out
 
 
@@ -253,15 +289,10 @@ def best_columns(solver, current: int, mask: int, moves: int, budget: int | None
             if winning & (child_mask ^ mask)]
     if wins:
         return win_score(moves, g), wins
-    kwargs: dict[str, Any] = {}
     limit = (1 << 62) if budget is None else budget
-    if seconds is not None:
-        if isinstance(solver, Solver):  # the reference reads the clock itself
-            kwargs["deadline"] = time.monotonic() + seconds
-        else:  # the compiled kernel cannot: its time becomes nodes
-            limit = min(limit, int(seconds * RATE_FAST))
+    deadline = None if seconds is None else time.monotonic() + seconds
     start = solver.nodes
-    score = solver.solve(current, mask, moves, budget=limit, **kwargs)
+    score = solve_until(solver, deadline, current, mask, moves, budget=limit)
     if score is None:
         return None
     best = []
@@ -272,8 +303,8 @@ def best_columns(solver, current: int, mask: int, moves: int, budget: int | None
             left = limit - (solver.nodes - start)
             if left <= 0:
                 return None
-            answer = solver.solve(child, child_mask, moves + 1, budget=left, floor=-score,
-                                  ceiling=-score + 1, **kwargs)
+            answer = solve_until(solver, deadline, child, child_mask, moves + 1, budget=left,
+                                 floor=-score, ceiling=-score + 1)
             if answer is None:
                 return None
             reached = answer == -score
@@ -290,12 +321,18 @@ def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
     return None if UNKNOWN in scores else scores
 
 
+def compiled_fits(width: int, height: int) -> bool:
+    """Whether the compiled solver takes the board: its bitboard (a sentinel row on top) fits
+    a signed 64-bit integer."""
+    return width * (height + 1) <= 63
+
+
 def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float = 64.0,
                 engine: str = "auto"):
     """The compiled solver when numba is there and the board fits 63 bits, else Python."""
     if engine not in ("auto", "fast", "python"):
         raise BadInput("engine must be auto, fast or python")
-    fits = width * (height + 1) <= 63
+    fits = compiled_fits(width, height)
     if engine != "python" and fits:
         try:
             from gridgames.games.trilobite.fastsolver import FastSolver
