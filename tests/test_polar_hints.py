@@ -123,10 +123,20 @@ def test_a_search_cut_short_gives_the_best_line_found_and_a_lower_bound():
     assert 0 < lower < pushes == pushes_of(level, solved.value)
     assert solved.note == (f"{pushes} pushes, {len(solved.value)} moves; at least {lower} "
                            "pushes needed")
-    hint = PolarHints().hint(state, small)
+    hints = PolarHints()
+    hint = hints.hint(state, small)
     assert hint.status == BEST_FOUND and hint.value.move in GAME.legal_moves(state)
     assert hint.value.why == (f"on the best line found: {hint.extra['pushes']} pushes left; "
                               f"at least {hint.extra['lower_bound']} pushes needed")
+    # Walking does not change the fewest pushes: up to the line's first push the hints come
+    # from the line at once; after it the position is searched again, and the line kept
+    # unless the new search found a shorter one.
+    left = hint.extra["pushes"]
+    while state.pushes == 0:
+        state = GAME.apply(state, hint.value.move)
+        hint = hints.hint(state, small)
+        assert (hint.nodes > 0) == (state.pushes == 1)
+    assert hint.status == BEST_FOUND and hint.extra["pushes"] <= left - 1
 
 
 def test_a_packs_line_is_proven_only_when_it_has_the_packs_fewest_pushes():

@@ -49,6 +49,9 @@ class Line:
     pushes: int  # pushes left on the line
     proven: bool  # no solution from here has fewer pushes
     lower: int  # proven: no solution from here has fewer pushes than this
+    # A search ran on this board (walking since does not change the fewest pushes), so
+    # searching again with a like budget would not do better.
+    settled: bool = False
 
     @property
     def moves(self) -> list[str]:
@@ -59,8 +62,8 @@ class PolarHints(Solver, Hinter):
     """The `solver` and `hints` entries. Lines are kept by position in a bounded cache this
     object owns; a proven line also answers for every position along it (the rest of a
     fewest-pushes line is fewest from there), so a player who follows the hints gets each next
-    one at once. A line that is only the best found is searched again from a later position
-    (a smaller problem may now be proven) and kept when the new search does no better."""
+    one at once. A line that is only the best found is searched again after a push (a smaller
+    problem may now be proven) and kept when the new search does no better."""
 
     def __init__(self, known: list[tuple[Level, list[str]]] = (), cache_size: int = 2000) -> None:
         self._lines: BoundedCache[Key, Line] = BoundedCache(cache_size)
@@ -138,7 +141,7 @@ class PolarHints(Solver, Hinter):
         if HEART not in board:
             return Line((), 0, 0, True, 0)
         cached = self._lines.get((board, penguin))
-        if cached is not None and cached.proven:
+        if cached is not None and (cached.proven or cached.settled):
             return cached
         fresh = self._search(board, penguin, meter)
         best = _better(cached, fresh)
@@ -181,7 +184,8 @@ class PolarHints(Solver, Hinter):
             cells, penguin = after, at
             self._lines.put((bytes(cells), penguin),
                             Line(found.line, index + 1, pushes, found.proven,
-                                 max(0, found.lower - (found.pushes - pushes))))
+                                 max(0, found.lower - (found.pushes - pushes)),
+                                 found.settled and pushes == found.pushes))
 
     def _seed(self, level: Level, moves: list[str]) -> None:
         """A pack's stored solution whose pushes equal the pack's fewest pushes (found by our
@@ -202,7 +206,7 @@ def _pushes(number: int) -> str:
 
 
 def _line_of(moves: list[str] | None, pushes: int, proven: bool, lower: int) -> Line:
-    return Line(None if moves is None else tuple(moves), 0, pushes, proven, lower)
+    return Line(None if moves is None else tuple(moves), 0, pushes, proven, lower, True)
 
 
 def _better(cached: Line | None, fresh: Line | None) -> Line | None:
@@ -214,5 +218,5 @@ def _better(cached: Line | None, fresh: Line | None) -> Line | None:
         return cached
     lower = max(cached.lower, fresh.lower)
     if fresh.proven or fresh.line is None or fresh.pushes <= cached.pushes:
-        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower)
-    return Line(cached.line, cached.at, cached.pushes, cached.pushes <= lower, lower)
+        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower, True)
+    return Line(cached.line, cached.at, cached.pushes, cached.pushes <= lower, lower, True)
