@@ -14,6 +14,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   let analysisButton = null;
   let scores = null;      // column name -> score (null: not solved) from the server's solver
   let words = "";         // "proven" or "best found in 2.1 s", as the server says
+  let failure = "";       // why the analysis did not come (the server's reason)
   let svg = null;
   let cursor = null;      // {row, col} for keyboard play
   let hoverCol = null;
@@ -27,6 +28,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     if (!analysisButton && view.gravity && fetchAnalysis && toolbar) makeAnalysisButton();
     scores = null;
     words = "";
+    failure = "";
     if (analysing) { labelAnalysis(); requestAnalysis(); }
     svg = drawBoard(container, view);
     layer = el("g", {}, svg);
@@ -71,8 +73,11 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     labelAnalysis();
   }
 
+  // The button says how sure the scores are; "?" marks a column not solved in the time.
   function labelAnalysis() {
-    analysisButton.textContent = analysing ? `Analysis: on${words ? ` (${words})` : ""}` : "Analysis: off";
+    const unsolved = scores && typeof scores === "object" && Object.values(scores).includes(null);
+    const said = words && unsolved ? `${words}; ? not solved` : words;
+    analysisButton.textContent = analysing ? `Analysis: on${said ? ` (${said})` : ""}` : "Analysis: off";
     analysisButton.classList.toggle("active", analysing);
   }
 
@@ -82,7 +87,9 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     labelAnalysis();
     scores = null;
     words = "";
-    if (analysing) requestAnalysis(); else overlay();
+    failure = "";
+    overlay();  // "analysing…" at once, or the scores gone
+    if (analysing) requestAnalysis();
   }
 
   async function requestAnalysis() {
@@ -92,30 +99,47 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
       if (asked !== view || !analysing) return;
       scores = answer.scores;
       words = answer.result.words;
-    } catch {
-      scores = "deep";
+    } catch (error) {
+      if (asked !== view || !analysing) return;
+      scores = null;
       words = "";
+      failure = error.message;  // e.g. busy: the server's own reason, not a claim about the position
     }
     labelAnalysis();
     overlay();
   }
 
-  // Scores above the columns: positive wins (sooner is larger), 0 draws, negative loses.
+  // Each column's score in the strip above it: positive wins (sooner is larger), 0 draws,
+  // negative loses; "?" where the server's search did not solve it in its time (a full column
+  // has none).
   function drawScores() {
     if (!analysing || !view.gravity || view.to_move === null) return;
-    const known = scores && scores !== "deep" && Object.values(scores).some((v) => v !== null);
-    if (!known) {
-      const t = el("text", { x: MARGIN + view.cols / 2, y: MARGIN + 0.3, "text-anchor": "middle", "font-size": 0.3, class: "analysis-note" }, layer);
-      t.textContent = scores === null ? "analysing…" : "not solved within the time allowed";
+    if (scores === null) {
+      note(failure || "analysing…");
       return;
     }
     view.column_names.forEach((name, col) => {
+      if (!(name in scores)) return;
       const score = scores[name];
-      if (score === null || score === undefined) return;
+      const x = MARGIN + col + 0.5;
+      const y = MARGIN + 0.5;
+      if (score === null) {
+        const t = el("text", { x, y, "text-anchor": "middle", "font-size": 0.42, class: "analysis-score unknown", "data-unknown": name }, layer);
+        t.textContent = "?";
+        el("title", {}, t).textContent = `column ${name}: not solved in the time allowed`;
+        return;
+      }
       const cls = score > 0 ? "win" : score < 0 ? "loss" : "draw";
-      const t = el("text", { x: MARGIN + col + 0.5, y: MARGIN + 0.32, "text-anchor": "middle", "font-size": 0.34, class: `analysis-score ${cls}`, "data-score": score }, layer);
+      const t = el("text", { x, y, "text-anchor": "middle", "font-size": 0.42, class: `analysis-score ${cls}`, "data-score": score }, layer);
       t.textContent = score > 0 ? `+${score}` : `${score}`;
     });
+  }
+
+  // One line across the strip above the board, as large as the board's width allows.
+  function note(text) {
+    const size = Math.min(0.45, (view.cols + 2 * MARGIN) / (0.6 * text.length));
+    const t = el("text", { x: MARGIN + view.cols / 2, y: MARGIN + 0.3, "text-anchor": "middle", "font-size": size, class: "analysis-note" }, layer);
+    t.textContent = text;
   }
 
   function overlay() {
@@ -133,7 +157,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
       const target = targetFor({ row: 0, col });
       if (target) {
         const cx = MARGIN + col + 0.5;
-        stone(layer, cx, MARGIN + TOP / 2, mover, view.cols, "ghost");
+        if (!analysing) stone(layer, cx, MARGIN + TOP / 2, mover, view.cols, "ghost");  // not over a score
         const [r, c] = [Math.floor(target.cell / view.cols), target.cell % view.cols];
         stone(layer, MARGIN + c + 0.5, MARGIN + top + r + 0.5, mover, view.cols, "ghost");
       }
