@@ -45,14 +45,14 @@ def make_app(path: Path, **settings):
     return create_app(ServerConfig(db=str(path), access_log=False, **settings))
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory):
+def serve(path: Path, **settings):
+    """A live server in a thread over a real SQLite file (a generator: its address, then it
+    stops). `settings` are ServerConfig's, such as think_seconds."""
     import uvicorn
 
     port = free_port()
-    app = make_app(tmp_path_factory.mktemp("server") / "games.db")
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(make_app(path, **settings), host="127.0.0.1",
+                                           port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -63,6 +63,11 @@ def server_url(tmp_path_factory):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory):
+    yield from serve(tmp_path_factory.mktemp("server") / "games.db")
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,10 @@
 """Polar's Hint and Solve in the browser: on the original level 1 the page says the hint is on
 an optimal line (fewest pushes, proven within the page's budget), counts the pushes made, and
-marks the solution shown as proven; on a phone and a wide screen."""
+marks the solution shown as proven; on a phone and a wide screen.
+
+The proof takes about a second of CPU, but the compute workers run at the lowest priority and
+the machine running the tests may be busy: the server here gives machine play a minute, so
+the test checks what the page says, not how fast the machine is (bench/ measures that)."""
 
 import re
 
@@ -10,16 +14,23 @@ from playwright.sync_api import expect
 from gridgames.games.polar.game import play
 from gridgames.games.polar.packs import builtin_pack
 from gridgames.games.polar.solver import PUSHES, solve
-from tests.conftest import screenshot
+from tests.conftest import screenshot, serve
 
 pytestmark = pytest.mark.browser
 KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+THINK_SECONDS = 60.0
+
+
+@pytest.fixture(scope="module")
+def patient_server(tmp_path_factory):
+    yield from serve(tmp_path_factory.mktemp("polar-hints") / "games.db",
+                     think_seconds=THINK_SECONDS)
 
 
 def ask_hint(page) -> str:
     page.locator("#hint").click()
     arrow = page.locator("[data-hint]")
-    expect(arrow).to_have_count(1, timeout=30000)
+    expect(arrow).to_have_count(1, timeout=1000 * THINK_SECONDS * 2)
     return arrow.get_attribute("data-hint")
 
 
@@ -35,7 +46,7 @@ def up_to_the_first_push(level, line):
 
 
 @pytest.mark.parametrize("width,height", [(360, 640), (1920, 1080)])
-def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, server_url, width,
+def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, patient_server, width,
                                                              height):
     level = builtin_pack("original")[0]
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -43,7 +54,7 @@ def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, server_url
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page.goto(f"{server_url}/play/polar")
+        page.goto(f"{patient_server}/play/polar")
         page.locator("#level-select").select_option("original:1")
         # (its board is also our pack's first level, so the page names it that way)
         expect(page).to_have_url(re.compile(r"pack(=|%3D)original"))
@@ -66,7 +77,7 @@ def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, server_url
         page.locator("#solve").click()
         label = page.locator("#stepper-label")
         expect(label).to_contain_text("Solution (proven · 13 pushes, the fewest;",
-                                      timeout=30000)
+                                      timeout=1000 * THINK_SECONDS * 2)
         screenshot(page, f"polar-solution-proven-{width}x{height}")
     finally:
         context.close()
