@@ -215,12 +215,12 @@ def solve_until(solver, deadline: float | None, current: int, mask: int, moves: 
     None: no clock): None when the budget or the time ran out first."""
     if deadline is None:
         return solver.solve(current, mask, moves, weak, budget, **clamp)
-    if isinstance(solver, Solver):  # the reference reads the clock itself
-        return solver.solve(current, mask, moves, weak, budget, deadline=deadline, **clamp)
-    probe = PROBE_NODES if budget is None else min(budget, PROBE_NODES)
     started, start = time.monotonic(), solver.nodes
     if started >= deadline:
         return None
+    if isinstance(solver, Solver):  # the reference reads the clock itself
+        return solver.solve(current, mask, moves, weak, budget, deadline=deadline, **clamp)
+    probe = PROBE_NODES if budget is None else min(budget, PROBE_NODES)
     score = solver.solve(current, mask, moves, weak, probe, **clamp)
     if score is not None or probe == budget:
         return score

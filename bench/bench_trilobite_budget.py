@@ -1,0 +1,175 @@
+"""Does every Trilobite AI move come back within the page's budget, on every board the page
+offers? Each AI level plays a few moves from a few openings on each board, through the code a
+compute worker runs (compute.jobs.Worker.run, the job the page's AI move sends, with the
+page's Budget), or with --pool through the server's compute pool itself (a worker process at
+the lowest priority: on a machine busy with other work it waits its turn, as on the server).
+
+The boards are read from the game's code: the default, the samples, the smallest, the largest
+the compiled solver takes at the default width and at the default height (and the first with
+its longest line, where the solver is slowest), the first past it at each, and the largest
+board with the default line and with the longest line.
+
+Standard output: per board, the compiled solver's speed (nodes a second of one search, where
+it takes the board: a page's time cap is turned into nodes at the speed measured in the
+search itself); then per board and level: moves timed, p50 and max seconds per move, the
+page's budget, moves proven / best found, and moves over the budget.
+
+Usage: python bench/bench_trilobite_budget.py [--openings N] [--moves N] [--boards SUBSTR]
+  [--levels a,b] [--think-seconds S] [--pool]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import time
+
+from gridgames.compute.jobs import Job, Worker
+from gridgames.core.result import PROVEN, Budget
+from gridgames.core.rng import Rng
+from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.game import Trilobite, TrilobiteParams
+from gridgames.games.trilobite.solver import Solver, compiled_fits, make_solver, parse_moves
+from gridgames.web.api import KIND_SHARE
+from gridgames.web.config import ServerConfig
+
+SPEED_NODES = 3_000_000  # one search of this many nodes times the compiled solver
+
+
+def offered_boards() -> list[TrilobiteParams]:
+    """Representative boards of those the settings offer (the params' bounds), no copy of
+    them: see the module's docstring."""
+    bounds = {f.name: (f.metadata["lo"], f.metadata["hi"], f.default)
+              for f in dataclasses.fields(TrilobiteParams)}
+    (w_lo, w_hi, width), (h_lo, h_hi, height), (l_lo, _, line) = (
+        bounds["width"], bounds["height"], bounds["line"])
+
+    def board(w: int, h: int, n: int = line) -> TrilobiteParams:
+        return TrilobiteParams(w, h, max(l_lo, min(n, max(w, h))))
+
+    tallest = max(h for h in range(h_lo, h_hi + 1) if compiled_fits(width, h))
+    widest = max(w for w in range(w_lo, w_hi + 1) if compiled_fits(w, height))
+    boards = [TrilobiteParams(), *(TrilobiteParams.parse(p) for p in Trilobite.sample_params),
+              board(w_lo, h_lo), board(width, tallest), board(widest, height),
+              board(width, tallest, max(width, tallest)),
+              board(width, tallest + 1), board(widest + 1, height), board(w_hi, h_hi),
+              board(w_hi, h_hi, max(w_hi, h_hi))]
+    return list(dict.fromkeys(boards))  # in order, each once
+
+
+def name(params: TrilobiteParams) -> str:
+    return f"{params.width}x{params.height} line {params.line}"
+
+
+def openings(game: Trilobite, params: TrilobiteParams, count: int) -> list:
+    """The empty board, then positions after a few seeded random moves (still undecided)."""
+    start = game.new_state(params, game.new_desc(params, Rng("budget")))
+    found = [start]
+    for index in range(1, count):
+        rng, state = Rng(f"opening {index}"), start
+        for _ in range(2 * index):
+            moves = game.legal_moves(state)
+            after = game.apply(state, rng.choice(moves))
+            if game.status(after).over:
+                break
+            state = after
+        found.append(state)
+    return found
+
+
+def compiled_speed(params: TrilobiteParams) -> float | None:
+    """Nodes a second of one cut search of the empty board (None: not the compiled solver)."""
+    if not compiled_fits(params.width, params.height):
+        return None
+    solver = make_solver(params.width, params.height, params.line)
+    if isinstance(solver, Solver):  # no numba here
+        return None
+    empty = parse_moves(solver.g, "")
+    solver.solve(*empty, budget=1000)  # loads the compiled code
+    start, began = solver.nodes, time.monotonic()
+    solver.solve(*empty, budget=SPEED_NODES)
+    return (solver.nodes - start) / (time.monotonic() - began)
+
+
+class Runner:
+    """Runs one AI job as the page's AI move does: in this process through Worker.run, or
+    through a real compute pool."""
+
+    def __init__(self, pool: bool) -> None:
+        self.worker = self.pool = None
+        if pool:
+            from gridgames.compute.pool import ComputePool
+
+            self.pool = ComputePool(workers=1, memory_mb=ServerConfig().compute_memory_mb)
+        else:
+            self.worker = Worker((), None, 0)
+
+    def run(self, job: Job, seconds: float):
+        began = time.monotonic()
+        if self.pool is None:
+            found = self.worker.run(job)
+        else:
+            from gridgames.compute.pool import SERVER
+
+            found = self.pool.submit(job, SERVER, "bench", seconds).result()
+        return found, time.monotonic() - began
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--openings", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=2, help="AI moves from each opening")
+    parser.add_argument("--boards", default="", help="only boards whose name holds this")
+    parser.add_argument("--levels", default="", help="comma-separated (default: all)")
+    parser.add_argument("--think-seconds", type=float, default=ServerConfig().think_seconds)
+    parser.add_argument("--pool", action="store_true", help="through a real compute pool")
+    args = parser.parse_args()
+    game = make_game()
+    levels = args.levels.split(",") if args.levels else list(game.ai.levels)
+    seconds = args.think_seconds * KIND_SHARE["ai"]  # the page's AI budget (web/api.py)
+    budget = Budget(seconds=seconds)
+    boards = [b for b in offered_boards() if args.boards in name(b)]
+    runner = Runner(args.pool)
+    print(f"page budget per AI move: {seconds:g} s; {args.openings} openings x {args.moves} "
+          f"moves per board and level; {'compute pool' if args.pool else 'Worker.run'}")
+    print("compiled solver speed (one search of the empty board):")
+    for params in boards:
+        speed = compiled_speed(params)
+        where = "Python solver" if speed is None else f"{speed / 1e6:.1f} M nodes/s"
+        print(f"  {name(params):<18} {where}", flush=True)
+    print(f"{'board':<18} {'level':<8} {'moves':>5} {'p50 s':>7} {'max s':>7} {'budget':>7} "
+          f"{'proven':>6} {'found':>6} {'over':>5}")
+    worst = 0.0
+    try:
+        for params in boards:
+            for level in levels:
+                times, proven, found, over = [], 0, 0, 0
+                for index, start in enumerate(openings(game, params, args.openings)):
+                    state = start
+                    for move in range(args.moves):
+                        job = Job("ai", game.name, state, budget, level=level,
+                                  seed=f"{index}.{move}")
+                        result, spent = runner.run(job, seconds)
+                        times.append(spent)
+                        proven += result.status == PROVEN
+                        found += result.status != PROVEN
+                        over += spent > seconds
+                        state = game.apply(state, result.value)
+                        if game.status(state).over:
+                            break
+                worst = max(worst, max(times))
+                print(f"{name(params):<18} {level:<8} {len(times):>5} "
+                      f"{statistics.median(times):>7.2f} {max(times):>7.2f} {seconds:>7g} "
+                      f"{proven:>6} {found:>6} {over:>5}", flush=True)
+    finally:
+        runner.close()
+    print(f"slowest move: {worst:.2f} s against a budget of {seconds:g} s")
+
+
+if __name__ == "__main__":
+    main()
