@@ -7,9 +7,10 @@ only while this holds."""
 from collections import deque
 
 from gridgames.core.rng import Rng
+from gridgames.games.polar import analysis
 from gridgames.games.polar import fastsolver as fast
 from gridgames.games.polar.analysis import NEVER, push_bound
-from gridgames.games.polar.board import BOMB, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.generator import scatter
 from gridgames.games.polar.packs import builtin_pack
 from gridgames.games.polar.solver import _NXT, NEXT, push, walk_layers
@@ -102,6 +103,37 @@ def test_the_bound_never_overestimates_on_exhaustively_searched_boards():
     assert tight > solvable // 10 and above_hearts > solvable // 50
 
 
+def mountain_board(rng: Rng) -> tuple[bytes, int]:
+    """Boards thick with mountains and bombs, where a heart's short way home often needs
+    mountains bombed and a longer one does not."""
+    board, penguin = scatter(rng, [(HOUSE, 1, 2), (HEART, 1, 2), (TREE, 0, 4),
+                                   (MOUNTAIN, 10, 20), (ICE, 0, 1), (BOMB, 2, 3)])
+    return bytes(board), penguin
+
+
+def test_the_bound_with_bombs_on_the_way_never_overestimates(monkeypatch):
+    rng = Rng("polar bound mountains")
+    boards = positions = lifted = 0
+    while boards < 15:
+        board, penguin = mountain_board(rng)
+        distance = fewest_pushes_everywhere(board, penguin, cap=1500)
+        if distance is None or all(d == NEVER for d in distance.values()):
+            continue
+        boards += 1
+        search = fast.Search(board, penguin, True)
+        for key, true in distance.items():
+            cells = key[:-1]
+            bound = push_bound(cells)
+            assert bound <= true, (cells, bound, true)
+            assert fast.bound(cells, search, _NXT) == bound
+            positions += 1
+            with monkeypatch.context() as patch:  # the bound without the ways' bombs
+                patch.setattr(analysis, "_joint_pushes", lambda *layout: (0,) * GRID.size)
+                lifted += bound > push_bound(cells)
+    # The ways' bombs must count: they lift the bound on some positions.
+    assert positions > 3000 and lifted > positions // 50
+
+
 def hearts_only(cells: bytes) -> int:
     """The old bound's main part: the hearts' relaxed pushes alone."""
     from gridgames.games.polar.analysis import heart_pushes
@@ -126,3 +158,4 @@ def test_an_ice_block_no_heart_can_get_round_costs_a_push():
     codes = {".": 0, "T": TREE, "H": HOUSE, "I": ICE, "+": HEART, "M": MOUNTAIN}
     board = bytes(codes[ch] for row in rows for ch in row)
     assert push_bound(board) == 2  # one push for the heart, one for the ice
+

@@ -20,7 +20,10 @@ lasting wall) is in the way of every solution. A movable leaves its cell only by
 and a mountain only by a bomb's push (a distinct bomb each, gone with it), so those cost
 pushes of their own, on top of the hearts' pushes. Each bombable mountain a heart's way
 crosses needs a bomb pushed too (the most on any one push of the best way: a way may cross a
-cell twice, and a bound must not count it twice).
+cell twice, and a bound must not count it twice). And the pushes and bombs of one heart's
+way are paid together: a heart whose one-push way crosses three mountains and whose other
+ways take four pushes needs four pushes of its own and the bombs' at least, where its least
+pushes (1) and least mountains (0) alone say 1.
 """
 
 from __future__ import annotations
@@ -109,11 +112,64 @@ def _mountains_crossed(trees: tuple[int, ...], houses: tuple[int, ...],
     return tuple(need)
 
 
+@lru_cache(maxsize=256)
+def _joint_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
+                  lasting: tuple[int, ...], bombable: tuple[int, ...]) -> tuple[int, ...]:
+    """For a heart on every cell: the least, over its ways home, of its pushes plus the
+    bombable mountains the way needs bombed (counted as the most any one push crosses or
+    stands on). A way may be short only through mountains: then its pushes and its bombs
+    are both paid, which the hearts' pushes and the mountains crossed, each at its own
+    least, do not see."""
+    joint = [NEVER] * GRID.size
+    free = _heart_pushes(trees, houses, lasting)
+    cap = 0
+    while True:  # the fewest pushes with no push crossing more than cap mountains
+        capped = _capped_pushes(trees, houses, lasting, bombable, cap)
+        joint = [min(j, c + cap) for j, c in zip(joint, capped, strict=True)]
+        if capped == free:  # no cap: more mountains allowed changes nothing
+            return tuple(j if j < NEVER else NEVER for j in joint)
+        cap += 1
+
+
+@lru_cache(maxsize=1024)
+def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
+                   bombable: tuple[int, ...], cap: int) -> tuple[int, ...]:
+    """_heart_pushes where no push may cross or stand on more than cap bombable mountains."""
+    walls, house_set, standing = set(trees) | set(lasting), set(houses), set(bombable)
+    dist = [NEVER] * GRID.size
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(GRID.size):
+            if cell in walls or cell in house_set:
+                continue
+            best = dist[cell]
+            for d in DIRS:
+                stand = step(cell, BEHIND[d])
+                if stand is None or stand in house_set or stand in lasting:
+                    continue
+                cross = int(stand in standing)
+                at = step(cell, d)
+                while at is not None and at not in walls and cross <= cap:
+                    if at in house_set:
+                        best = min(best, 1)
+                        break
+                    cross += at in standing
+                    if cross <= cap:
+                        best = min(best, 1 + dist[at])
+                    at = step(at, d)
+            if best < dist[cell]:
+                dist[cell] = best
+                changed = True
+    return tuple(dist)
+
+
 def push_bound(board: tuple[int, ...] | bytes) -> int:
     """A lower bound on the pushes left to win (NEVER when lost): every heart's relaxed
     pushes, plus a push for each ice block on a cell some heart cannot do without, plus the
     bombs that must be pushed: the most of those on such cells, of the mountains on such
-    cells, and of the mountains some heart's way needs bombed."""
+    cells, of the mountains some heart's way needs bombed, and of the pushes some heart
+    must make beyond its least to keep its way's bombs down (_joint_pushes)."""
     hearts = [c for c, t in enumerate(board) if t == HEART]
     if not hearts:
         return 0
@@ -125,6 +181,10 @@ def push_bound(board: tuple[int, ...] | bytes) -> int:
     standing = tuple(c for c, t in enumerate(board) if t == MOUNTAIN and c not in lasting)
     crossed = _mountains_crossed(trees, houses, lasting, standing)
     most_crossed = max(crossed[h] for h in hearts)
+    joint = _joint_pushes(trees, houses, lasting, standing)
+    # A heart's pushes plus the bombs its way needs: over the hearts' own least pushes, the
+    # bombs pushed must make up the difference (on top of the other hearts' pushes and ice).
+    way_bombs = max(joint[h] - far[h] for h in hearts)
     ice = bombs = mountains = 0
     for cell, tile in enumerate(board):
         if tile not in (ICE, BOMB, MOUNTAIN) or cell in lasting:
@@ -136,7 +196,7 @@ def push_bound(board: tuple[int, ...] | bytes) -> int:
             mountains += tile == MOUNTAIN
     if max(mountains, most_crossed) > board.count(BOMB):
         return NEVER
-    return total + ice + max(bombs, mountains, most_crossed)
+    return total + ice + max(bombs, mountains, most_crossed, way_bombs)
 
 
 def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:

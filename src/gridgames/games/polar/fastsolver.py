@@ -230,12 +230,75 @@ def _mountains_crossed(cells, bombable, nxt, never, need):
 
 
 @njit(cache=True)
-def _fill_row(cells, bombable, nxt, never, far, crossed, reach):
+def _capped(cells, bombable, nxt, never, cap, out):
+    """analysis._capped_pushes: _relaxed with no wall, where no push may cross or stand on
+    more than cap bombable mountains."""
+    for i in range(CELLS):
+        out[i] = never
+    changed = True
+    while changed:
+        changed = False
+        for c in range(CELLS):
+            t = cells[c]
+            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
+                continue
+            best = out[c]
+            for d in range(4):
+                stand = nxt[c, d ^ 1]
+                if stand < 0 or cells[stand] == HOUSE:
+                    continue
+                cross = 0
+                if cells[stand] == MOUNTAIN:
+                    if not bombable[stand]:
+                        continue
+                    cross = 1
+                at = nxt[c, d]
+                while at >= 0 and cross <= cap:
+                    ta = cells[at]
+                    if ta == TREE or (ta == MOUNTAIN and not bombable[at]):
+                        break
+                    if ta == HOUSE:
+                        best = min(best, 1)
+                        break
+                    if ta == MOUNTAIN:
+                        cross += 1
+                    if cross <= cap and out[at] < never:
+                        best = min(best, 1 + out[at])
+                    at = nxt[at, d]
+            if best < out[c]:
+                out[c] = best
+                changed = True
+
+
+@njit(cache=True)
+def _joint(cells, bombable, nxt, never, far, joint):
+    """analysis._joint_pushes: for a heart on each cell, the least over its ways home of its
+    pushes plus the bombable mountains the way crosses (the most on any one push)."""
+    capped = np.empty(CELLS, np.int32)
+    for i in range(CELLS):
+        joint[i] = never
+    cap = 0
+    while True:
+        _capped(cells, bombable, nxt, never, cap, capped)
+        same = True
+        for i in range(CELLS):
+            if capped[i] < never:
+                joint[i] = min(joint[i], capped[i] + cap)
+            if capped[i] != far[i]:
+                same = False
+        if same:
+            return
+        cap += 1
+
+
+@njit(cache=True)
+def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint):
     """One table row: the relaxed pushes (far), the mountains crossed, and for every cell
     that can hold an object, the cells from which a heart still gets home with that cell
     walled (two 48-bit masks)."""
     _relaxed(cells, bombable, nxt, never, -1, far)
     _mountains_crossed(cells, bombable, nxt, never, crossed)
+    _joint(cells, bombable, nxt, never, far, joint)
     walled = np.empty(CELLS, np.int32)
     for z in range(CELLS):
         t = cells[z]
@@ -250,7 +313,7 @@ def _fill_row(cells, bombable, nxt, never, far, crossed, reach):
 
 @njit(cache=True)
 def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_rows, reach_rows,
-           scratch, objects):
+           joint_rows, scratch, objects):
     """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
     push for each ice block on a cell some heart cannot get home without, plus the bombs such
     cells need. The table rows depend on which mountains still stand and whether a bomb is
@@ -287,16 +350,19 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
             row = far_rows.shape[0] - 1  # full: recompute into the last row each time
         else:
             tables[key] = row
-        _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row])
-    far, crossed, reach = far_rows[row], crossed_rows[row], reach_rows[row]
+        _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row],
+                  joint_rows[row])
+    far, crossed, reach, joint = far_rows[row], crossed_rows[row], reach_rows[row], joint_rows[row]
     total = 0
     most_crossed = 0
+    way_bombs = 0
     for i in range(CELLS):
         if cells[i] == HEART:
             if far[i] >= never:
                 return never
             total += far[i]
             most_crossed = max(most_crossed, crossed[i])
+            way_bombs = max(way_bombs, joint[i] - far[i])
     if not objects:
         return never if most_crossed > bombs else total + most_crossed
     ice = 0
@@ -315,7 +381,7 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
                 mountains_needed += 1
     if max(mountains_needed, most_crossed) > bombs:
         return never
-    return total + ice + max(bombs_needed, mountains_needed, most_crossed)
+    return total + ice + max(bombs_needed, mountains_needed, most_crossed, way_bombs)
 
 
 def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
@@ -325,7 +391,7 @@ def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
     row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
     return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.tables,
                       search.far_rows, search.crossed_rows, search.reach_rows,
-                      np.zeros(CELLS, np.uint8), True))
+                      search.joint_rows, np.zeros(CELLS, np.uint8), True))
 
 
 ATOMS = 5 * CELLS  # novelty facts: ice, heart or bomb on a cell, a mountain gone, the penguin
@@ -449,8 +515,8 @@ def rehash(hashes, n, table):
 @njit(cache=True)
 def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
         heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, limit, slice_size,
-        child8, child64, mountain_id, bombable, tables, far_rows, crossed_rows, reach_rows, seen1,
-        seen2):
+        child8, child64, mountain_id, bombable, tables, far_rows, crossed_rows, reach_rows,
+        joint_rows, seen1, seen2):
     """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
     or FULL (grow the arrays and call again).
 
@@ -497,7 +563,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 if not _push(child8, target, d, nxt):
                     continue
                 h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
-                           crossed_rows, reach_rows, scratch, not width)
+                           crossed_rows, reach_rows, joint_rows, scratch, not width)
                 if h >= never:
                     continue
                 step = 1 if count_pushes else dist[stand] + 1
@@ -568,6 +634,7 @@ class Search:
         self.far_rows = np.zeros((TABLES, CELLS), np.int32)
         self.crossed_rows = np.zeros((TABLES, CELLS), np.int32)
         self.reach_rows = np.zeros((TABLES, CELLS, 2), np.int64)
+        self.joint_rows = np.zeros((TABLES, CELLS), np.int32)
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
         added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
@@ -602,7 +669,7 @@ class Search:
                    self.heap_key, self.heap_idx, self.meta, nxt, self.count_pushes, weight4,
                    self.width, never, limit, slice_size, self.child8, self.child64,
                    self.mountain_id, self.bombable, self.tables, self.far_rows,
-                   self.crossed_rows, self.reach_rows, self.seen1, self.seen2)
+                   self.crossed_rows, self.reach_rows, self.joint_rows, self.seen1, self.seen2)
 
     def lowest_open(self) -> int:
         """A proven lower bound on the cost of any solution, for plain A*: the smallest
@@ -616,7 +683,8 @@ class Search:
         return sum(a.nbytes for a in (
             self.states8, self.hashes, self.cost, self.parent, self.pushed_from,
             self.direction, self.closed, self.table, self.heap_key, self.heap_idx,
-            self.seen1, self.seen2, self.far_rows, self.crossed_rows, self.reach_rows))
+            self.seen1, self.seen2, self.far_rows, self.crossed_rows, self.reach_rows,
+            self.joint_rows))
 
     def pushes(self, idx: int) -> list[tuple[int, int]]:
         """From the start to state idx: (the cell the penguin pushed from, direction)."""
