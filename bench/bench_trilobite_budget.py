@@ -15,7 +15,7 @@ search itself); then per board and level: moves timed, p50 and max seconds per m
 page's budget, moves proven / best found, and moves over the budget.
 
 Usage: python bench/bench_trilobite_budget.py [--openings N] [--moves N] [--boards SUBSTR]
-  [--levels a,b] [--think-seconds S] [--pool]
+  [--levels a,b] [--think-seconds S] [--pool] [--no-analysis]
 """
 
 from __future__ import annotations
@@ -120,6 +120,28 @@ class Runner:
             self.pool.close()
 
 
+class Row:
+    """One line of the table: the moves (or analyses) timed on a board at a level."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.proven = self.found = self.over = 0
+
+    def add(self, result, spent: float, seconds: float):
+        self.times.append(spent)
+        self.proven += result.status == PROVEN
+        self.found += result.status != PROVEN
+        self.over += spent > seconds
+        return result
+
+    def print(self, board: str, level: str, seconds: float) -> float:
+        times = self.times
+        print(f"{board:<18} {level:<8} {len(times):>5} {statistics.median(times):>7.2f} "
+              f"{max(times):>7.2f} {seconds:>7g} {self.proven:>6} {self.found:>6} "
+              f"{self.over:>5}", flush=True)
+        return max(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--openings", type=int, default=2)
@@ -128,6 +150,8 @@ def main() -> None:
     parser.add_argument("--levels", default="", help="comma-separated (default: all)")
     parser.add_argument("--think-seconds", type=float, default=ServerConfig().think_seconds)
     parser.add_argument("--pool", action="store_true", help="through a real compute pool")
+    parser.add_argument("--no-analysis", dest="analysis", action="store_false",
+                        help="skip the analysis of each opening")
     args = parser.parse_args()
     game = make_game()
     levels = args.levels.split(",") if args.levels else list(game.ai.levels)
@@ -144,31 +168,33 @@ def main() -> None:
         print(f"  {name(params):<18} {where}", flush=True)
     print(f"{'board':<18} {'level':<8} {'moves':>5} {'p50 s':>7} {'max s':>7} {'budget':>7} "
           f"{'proven':>6} {'found':>6} {'over':>5}")
-    worst = 0.0
+    worst = slowest_analysis = 0.0
     try:
         for params in boards:
+            starts = openings(game, params, args.openings)
             for level in levels:
-                times, proven, found, over = [], 0, 0, 0
-                for index, start in enumerate(openings(game, params, args.openings)):
+                row = Row()
+                for index, start in enumerate(starts):
                     state = start
                     for move in range(args.moves):
                         job = Job("ai", game.name, state, budget, level=level,
                                   seed=f"{index}.{move}")
-                        result, spent = runner.run(job, seconds)
-                        times.append(spent)
-                        proven += result.status == PROVEN
-                        found += result.status != PROVEN
-                        over += spent > seconds
+                        result = row.add(*runner.run(job, seconds), seconds)
                         state = game.apply(state, result.value)
                         if game.status(state).over:
                             break
-                worst = max(worst, max(times))
-                print(f"{name(params):<18} {level:<8} {len(times):>5} "
-                      f"{statistics.median(times):>7.2f} {max(times):>7.2f} {seconds:>7g} "
-                      f"{proven:>6} {found:>6} {over:>5}", flush=True)
+                worst = max(worst, row.print(name(params), level, seconds))
+            if args.analysis:  # the page's analysis (key y) of each opening, same budget
+                row = Row()
+                for start in starts:
+                    row.add(*runner.run(Job("analysis", game.name, start, budget), seconds),
+                            seconds)
+                slowest_analysis = max(slowest_analysis,
+                                       row.print(name(params), "analysis", seconds))
     finally:
         runner.close()
-    print(f"slowest move: {worst:.2f} s against a budget of {seconds:g} s")
+    print(f"slowest move: {worst:.2f} s, slowest analysis: {slowest_analysis:.2f} s, "
+          f"against a budget of {seconds:g} s")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 
 KINDS = ("ai", "hint", "solve", "check", "analysis", "new_desc", "demo")
+# A job's search ends this share of its seconds early: the answer itself must reach the page
+# within the budget (a search stops only at its next look at the clock, then answers).
+ANSWER_RESERVE = 0.05
 # Machine play on a position: the job's kind -> the game's capability entry, its method, and
 # what a person calls it.
 CAPABILITY = {"ai": ("ai", "choose", "AI player"), "hint": ("hints", "hint", "hints"),
@@ -93,7 +96,10 @@ class Worker:
 
             return demo_views(game, self.games)
         entry = capability(game, job.kind)
+        budget = job.budget
+        if budget.seconds is not None:
+            budget = budget.capped(budget.seconds * (1 - ANSWER_RESERVE))
         if job.kind == "ai":
-            return entry.choose(job.state, job.level, Rng(job.seed), job.budget)
-        found: Result[Any] = getattr(entry, CAPABILITY[job.kind][1])(job.state, job.budget)
+            return entry.choose(job.state, job.level, Rng(job.seed), budget)
+        found: Result[Any] = getattr(entry, CAPABILITY[job.kind][1])(job.state, budget)
         return found

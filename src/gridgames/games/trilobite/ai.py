@@ -184,9 +184,6 @@ PERFECT = "perfect"
 # solver on 7x6) before it says it ran out and plays the hard level's move instead.
 PERFECT_NODES = 8_000_000
 SOLVER_SHARE = 0.7  # of a time cap, for the perfect level's solver
-# The searches end this share of a time cap early: the move itself must reach the page
-# within it (a search stops only at its next look at the clock).
-RESERVE = 0.05
 
 
 class TrilobiteAi(AiPlayer):
@@ -202,8 +199,6 @@ class TrilobiteAi(AiPlayer):
         self.check_level(level)
         if state.over:
             raise IllegalMove("the game is over")
-        if budget.seconds is not None:
-            budget = budget.capped(budget.seconds * (1 - RESERVE))
         meter = Meter(budget)
         note = ""
         if level == PERFECT:
