@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, TextIO
 
@@ -14,7 +17,7 @@ from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
 from gridgames.games.polar.board import DIRECTIONS, HEART
 from gridgames.games.polar.game import play
-from gridgames.games.polar.generator import difficulty, generate
+from gridgames.games.polar.generator import Generated, Target, difficulty, generate
 from gridgames.games.polar.packs import (
     DEFAULT_PACK,
     PACKS,
@@ -54,13 +57,21 @@ class PolarCommands(Commands):
         p.add_argument("moves", help="the solution: U, D, L, R letters")
         p.set_defaults(run=cmd_verify)
 
-        p = commands.add_parser("generate", help="make new solvable levels, easiest first")
-        p.add_argument("--seed", default="polar")
+        p = commands.add_parser("generate", help="make new levels with a proven fewest "
+                                "pushes, easiest first (a level pack on standard output)")
+        p.add_argument("--seed", default="polar", help="the same seed gives the same levels")
         p.add_argument("--count", type=int, default=20)
         p.add_argument("--min-pushes", type=int, default=3,
-                       help="fewest pushes of the first level")
-        p.add_argument("--hardest", type=int, help="fewest pushes of the last level (the "
-                       "target rises evenly from --min-pushes)")
+                       help="fewest pushes of the first level, at least")
+        p.add_argument("--hardest", type=int, help="fewest pushes of the last level, at "
+                       "least (the target rises evenly from --min-pushes)")
+        p.add_argument("--hearts", type=int, help="hearts on every level (default: 1 to 3)")
+        p.add_argument("--bombs", type=int, help="bombs on every level (default: 0 to 2)")
+        p.add_argument("--states", type=int, default=100_000, help="per candidate board: "
+                       "the states its proof may expand (beyond: the board is dropped)")
+        p.add_argument("--name", default="Ice", help="levels are named NAME 1, NAME 2, ...")
+        p.add_argument("--jobs", type=int, default=1, help="processes (the levels do not "
+                       "depend on it)")
         p.set_defaults(run=cmd_generate)
 
         p = commands.add_parser("convert", help="print levels in another format")
@@ -198,27 +209,60 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:
-    if not 1 <= args.count <= 500:
-        raise BadInput("--count must be from 1 to 500")
-    rng = Rng(args.seed)
     hardest = args.hardest if args.hardest is not None else args.min_pushes
-    if not 1 <= args.min_pushes <= hardest <= 30:
-        raise BadInput("pushes: 1 <= --min-pushes <= --hardest <= 30")
-    made = []
-    for number in progress(range(args.count), args.count, "levels"):
-        target = args.min_pushes + (hardest - args.min_pushes) * number // max(1, args.count - 1)
-        made.append(generate(rng, target))
+    _check_generate(args, hardest)
+    targets = [Target(args.min_pushes + (hardest - args.min_pushes) * number
+                      // max(1, args.count - 1), args.hearts, args.bombs, args.states)
+               for number in range(args.count)]
+    # Each level has its own random stream, so the levels do not depend on --jobs.
+    seeds = [f"{args.seed}/{number}" for number in range(1, args.count + 1)]
+    start, cpu = time.monotonic(), time.process_time()
+    if args.jobs == 1:
+        made = [generate(Rng(seed), target) for seed, target in
+                progress(zip(seeds, targets, strict=True), args.count, "levels")]
+    else:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            made = list(progress(pool.map(_generate_seeded, seeds, targets), args.count,
+                                 "levels"))
+        cpu += sum(item.cpu_seconds for item in made)  # the workers' time
     made.sort(key=difficulty)
     levels = []
     for number, item in enumerate(made, 1):
         info = {"pushes": str(item.pushes),
                 "best": f"{item.moves}{'' if item.moves_optimal else '+'}",
                 "solution": "".join(item.solution)}
-        levels.append(Level(f"Ice {number}", item.level.board, item.level.penguin,
+        levels.append(Level(f"{args.name} {number}", item.level.board, item.level.penguin,
                             item.level.hearts, info))
-    title = (f"gridgames polar generate --seed {args.seed} --count {args.count} "
-             f"--min-pushes {args.min_pushes} --hardest {hardest}")
-    print(write_pack(levels, title), file=out)
+    command = (f"gridgames polar generate --seed {args.seed} --count {args.count} "
+               f"--min-pushes {args.min_pushes} --hardest {hardest} --states {args.states}"
+               + (f" --hearts {args.hearts}" if args.hearts is not None else "")
+               + (f" --bombs {args.bombs}" if args.bombs is not None else "")
+               + (f" --name {args.name}" if args.name != "Ice" else ""))
+    spread = Counter(item.pushes for item in made)
+    print(f"# Made by: {command}\n"
+          f"# {sum(item.candidates for item in made)} candidate boards tried, "
+          f"{time.monotonic() - start:.0f} s ({cpu:.0f} CPU s); fewest pushes: "
+          + ", ".join(f"{pushes} x{n}" for pushes, n in sorted(spread.items())), file=out)
+    print(write_pack(levels, command), file=out)
+
+
+def _check_generate(args: argparse.Namespace, hardest: int) -> None:
+    if not 1 <= args.count <= 500:
+        raise BadInput("--count must be from 1 to 500")
+    if not 1 <= args.min_pushes <= hardest <= 30:
+        raise BadInput("pushes: 1 <= --min-pushes <= --hardest <= 30")
+    if args.hearts is not None and not 1 <= args.hearts <= 8:
+        raise BadInput("--hearts must be from 1 to 8")
+    if args.bombs is not None and not 0 <= args.bombs <= 8:
+        raise BadInput("--bombs must be from 0 to 8")
+    if not 1_000 <= args.states <= 50_000_000:
+        raise BadInput("--states must be from 1000 to 50000000")
+    if not 1 <= args.jobs <= 64:
+        raise BadInput("--jobs must be from 1 to 64")
+
+
+def _generate_seeded(seed: str, target: Target) -> Generated:
+    return generate(Rng(seed), target)
 
 
 def cmd_convert(args: argparse.Namespace, out: TextIO) -> None:

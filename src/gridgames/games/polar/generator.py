@@ -1,13 +1,22 @@
-"""New Polar levels: random boards kept only when the solver solves them.
+"""New Polar levels whose fewest pushes is proven, at a requested difficulty.
 
-A board gets a penguin, one or two houses, a few hearts and some trees, mountains, ice
-blocks and bombs at random cells. It is kept when no heart starts dead and the solver finds a
-solution in fewest pushes within a time limit; its difficulty is that solution (pushes, then
-moves of a shortest-moves solution when one is found, else of the pushes solution).
+A level is asked for by a `Target`: at least `min_pushes` fewest pushes, and (when given)
+exactly so many hearts and bombs. The generator hill-climbs: it starts from a random board
+(a penguin, one or two houses, the hearts and bombs, some trees, mountains and ice blocks),
+and changes one thing at a time (moves an object or the penguin, adds or takes away a tree,
+mountain or ice block, swaps two cells), keeping a change when the solver proves the new
+board's fewest pushes no smaller than before. Ties are kept too, so the climb wanders over
+plateaus; after `patience` changes without a rise it starts again from a new random board.
+
+Only proofs count: each candidate gets an A* over pushes limited by a number of expanded
+states (not seconds), and a candidate whose search does not finish is rejected. So a level
+returned has a proven optimum, and the same seed gives the same levels on any machine (for a
+given solver). Hearts and bombs are never added or removed, so their counts stay as asked.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from gridgames.core.rng import Rng
@@ -16,6 +25,21 @@ from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MO
 from gridgames.games.polar.packs import Level
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
+# A time limit only as a safety net: the budget that decides is the number of states, so
+# that the outcome does not depend on the machine's speed or load.
+SAFETY_SECONDS = 600.0
+MAX_OBJECTS = 32  # non-empty cells: beyond this a board is a thicket, not a puzzle
+SCENERY = (TREE, MOUNTAIN, ICE)  # what a change may add or take away
+
+
+@dataclass(frozen=True)
+class Target:
+    min_pushes: int = 3
+    hearts: int | None = None  # None: 1 to 3, at random
+    bombs: int | None = None  # None: 0 to 2, at random
+    states: int = 200_000  # per candidate: A* expansions allowed for its proof
+    patience: int = 40  # changes without a rise before starting again
+
 
 @dataclass(frozen=True)
 class Generated:
@@ -23,6 +47,8 @@ class Generated:
     pushes: int  # fewest pushes (proven)
     solution: list[str]  # shortest in moves when that search finished, else fewest pushes
     moves_optimal: bool
+    candidates: int = 0  # boards whose fewest pushes the generator tried to prove
+    cpu_seconds: float = 0.0  # the generator's processor time for this level
 
     @property
     def moves(self) -> int:
@@ -42,26 +68,90 @@ def scatter(rng: Rng, ranges: list[tuple[int, int, int]]) -> tuple[tuple[int, ..
     return tuple(board), cells[at]
 
 
-def random_board(rng: Rng) -> tuple[tuple[int, ...], int]:
-    return scatter(rng, [(HOUSE, 1, 2), (HEART, 1, 3), (TREE, 3, 9), (MOUNTAIN, 0, 3),
-                         (ICE, 1, 4), (BOMB, 0, 2)])
+def random_board(rng: Rng, hearts: int | None = None,
+                 bombs: int | None = None) -> tuple[tuple[int, ...], int]:
+    heart_range = (1, 3) if hearts is None else (hearts, hearts)
+    bomb_range = (0, 2) if bombs is None else (bombs, bombs)
+    return scatter(rng, [(HOUSE, 1, 2), (HEART, *heart_range), (TREE, 3, 9), (MOUNTAIN, 0, 3),
+                         (ICE, 1, 4), (BOMB, *bomb_range)])
 
 
-def generate(rng: Rng, min_pushes: int = 3, seconds: float = 3.0) -> Generated:
-    """One solvable level needing at least min_pushes pushes."""
+def proven_pushes(board: tuple[int, ...], penguin: int, states: int) -> int | None:
+    """The fewest pushes, when an A* within `states` expansions proves it; None when the
+    level is lost, unsolved within the budget, or already won."""
+    if HEART not in board or dead_hearts(board):
+        return None
+    found = solve(board, penguin, PUSHES, max_states=states, max_seconds=SAFETY_SECONDS)
+    return found.pushes if found.moves is not None and found.optimal else None
+
+
+def mutate(rng: Rng, board: tuple[int, ...], penguin: int) -> tuple[tuple[int, ...], int]:
+    """The board with one random change; hearts and bombs are neither added nor removed, and
+    at least one house stays."""
+    cells = list(board)
+    free = [c for c in range(GRID.size) if cells[c] == EMPTY and c != penguin]
+    objects = [c for c in range(GRID.size) if cells[c] != EMPTY and c != penguin]
+    kind = rng.below(5)
+    if kind == 0 and objects and free:  # move an object
+        source, goal = rng.choice(objects), rng.choice(free)
+        cells[goal], cells[source] = cells[source], EMPTY
+    elif kind == 1:  # move the penguin
+        penguin = rng.choice([c for c in range(GRID.size) if cells[c] in (EMPTY, TREE)])
+    elif kind == 2 and free and len(objects) < MAX_OBJECTS:  # add scenery
+        cells[rng.choice(free)] = rng.choice(SCENERY)
+    elif kind == 3:  # take away scenery, or a second house
+        removable = [c for c in objects if cells[c] in SCENERY or
+                     (cells[c] == HOUSE and cells.count(HOUSE) > 1)]
+        if removable:
+            cells[rng.choice(removable)] = EMPTY
+    elif len(objects) >= 1:  # swap two cells of different contents
+        a = rng.choice(objects)
+        b = rng.choice([c for c in range(GRID.size) if c != penguin and cells[c] != cells[a]])
+        cells[a], cells[b] = cells[b], cells[a]
+    return tuple(cells), penguin
+
+
+def climb(rng: Rng, target: Target) -> tuple[tuple[int, ...], int, int, int]:
+    """(board, penguin, proven fewest pushes, candidates tried) of the first board the climb
+    reaches with at least target.min_pushes."""
+    tried = 0
     while True:
-        board, penguin = random_board(rng)
-        if dead_hearts(board):
+        hearts = target.hearts if target.hearts is not None else rng.randint(1, 3)
+        bombs = target.bombs if target.bombs is not None else rng.randint(0, 2)
+        board, penguin = random_board(rng, hearts, bombs)
+        tried += 1
+        best = proven_pushes(board, penguin, target.states)
+        if best is None:
             continue
-        found = solve(board, penguin, PUSHES, max_seconds=seconds)
-        if found.moves is None or found.pushes < min_pushes:
-            continue
-        if not found.optimal:
-            continue
-        shortest = solve(board, penguin, MOVES, max_seconds=seconds)
-        moves = shortest.moves if shortest.moves is not None else found.moves
-        level = Level("", board, penguin, board.count(HEART))
-        return Generated(level, found.pushes, moves, shortest.optimal)
+        stale = 0
+        while best < target.min_pushes and stale < target.patience:
+            after, at = mutate(rng, board, penguin)
+            tried += 1
+            value = proven_pushes(after, at, target.states)
+            if value is not None and value >= best:
+                stale = 0 if value > best else stale + 1
+                board, penguin, best = after, at, value
+            else:
+                stale += 1
+        if best >= target.min_pushes:
+            return board, penguin, best, tried
+
+
+def generate(rng: Rng, target: Target | None = None) -> Generated:
+    """One level meeting the target, with a proven fewest pushes and its best known solution
+    (a fewest-moves search gets the same state budget; past it, the fewest-pushes line)."""
+    target = target or Target()
+    cpu = time.process_time()
+    board, penguin, pushes, tried = climb(rng, target)
+    by_pushes = solve(board, penguin, PUSHES, max_states=target.states,
+                      max_seconds=SAFETY_SECONDS)
+    shortest = solve(board, penguin, MOVES, max_states=target.states,
+                     max_seconds=SAFETY_SECONDS)
+    fewest_moves = shortest.moves is not None and shortest.optimal
+    solution = shortest.moves if fewest_moves else by_pushes.moves
+    level = Level("", board, penguin, board.count(HEART))
+    return Generated(level, pushes, list(solution or []), fewest_moves, tried,
+                     time.process_time() - cpu)
 
 
 def difficulty(item: Generated) -> tuple[int, int]:
