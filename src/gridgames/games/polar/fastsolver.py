@@ -109,6 +109,37 @@ def _walk(cells, start, nxt, dist, queue):
 
 
 @njit(cache=True)
+def _walk_to_push(cells, start, nxt, never, dist, queue):
+    """The fewest steps from start to a cell the penguin can push something from (a push
+    that changes the board), never when there is none. Counting moves, every position not
+    won needs at least this walk before its next push, on top of the pushes left."""
+    for i in range(CELLS):
+        dist[i] = -1
+    dist[start] = 0
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for d in range(4):
+            target = nxt[cell, d]
+            if target < 0:
+                continue
+            tile = cells[target]
+            if tile == ICE or tile == HEART or tile == BOMB:
+                ahead = nxt[target, d]
+                next_tile = OFF if ahead < 0 else cells[ahead]
+                if next_tile == EMPTY or tile == ICE or (tile == HEART and next_tile == HOUSE) \
+                        or (tile == BOMB and next_tile == MOUNTAIN):
+                    return dist[cell]
+            elif (tile == EMPTY or tile == TREE) and dist[target] < 0:
+                dist[target] = dist[cell] + 1
+                queue[tail] = target
+                tail += 1
+    return never
+
+
+@njit(cache=True)
 def _region_first(cells, start):
     """The first cell of the penguin's walking region, by a flood fill on one bit mask per
     row (24 bits each): much cheaper than a breadth-first walk, done for every child."""
@@ -532,6 +563,8 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
     capacity = states8.shape[0]
     dist = np.empty(CELLS, np.int32)
     queue = np.empty(CELLS, np.int32)
+    walk_dist = np.empty(CELLS, np.int32)
+    walk_queue = np.empty(CELLS, np.int32)
     g_cap = (1 << G_BITS) - 1
     scratch = np.empty(CELLS, np.uint8)
     atoms = np.empty(CELLS + 1, np.int32)
@@ -566,6 +599,10 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                            crossed_rows, reach_rows, joint_rows, scratch, not width)
                 if h >= never:
                     continue
+                if not count_pushes and h > 0:  # moves: the walk to the next push too
+                    h += _walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
+                    if h >= never:
+                        continue  # nothing left to push: lost
                 step = 1 if count_pushes else dist[stand] + 1
                 g = cost[idx] + step
                 if g >= g_cap or (limit > 0 and g + h >= limit):
