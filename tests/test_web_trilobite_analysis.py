@@ -14,6 +14,9 @@ from tests.conftest import free_port, make_app, screenshot
 pytestmark = pytest.mark.browser
 
 THINK_SECONDS = 2.0
+# The compute worker runs at the lowest priority and starts (loads its compiled solver) with
+# the server: on a machine busy with other work the first answer can take a while.
+ANSWER_MS = 60_000
 EMPTY_7X6 = "trilobite::7/7/7/7/7/7"
 EMPTY_12X6 = "trilobite:width=12,height=6,line=4:" + "/".join(["12"] * 6)
 
@@ -68,7 +71,7 @@ def test_a_book_position_shows_every_columns_proven_score(browser, quick_server,
     page = context.new_page()
     open_board(page, quick_server, EMPTY_7X6)
     page.keyboard.press("y")
-    expect(page.locator("#analysis")).to_have_text("Analysis: on (proven)")
+    expect(page.locator("#analysis")).to_have_text("Analysis: on (proven)", timeout=ANSWER_MS)
     scores = page.locator("[data-score]")
     expect(scores).to_have_count(7)
     assert_one_mark_per_column(page, scores, 7)
@@ -79,7 +82,7 @@ def test_a_book_position_shows_every_columns_proven_score(browser, quick_server,
     # After a move the scores are asked again, for the other side.
     page.keyboard.press("4")
     expect(page.locator("[data-stone]")).to_have_count(1)
-    expect(page.locator("#analysis")).to_have_text("Analysis: on (proven)")
+    expect(page.locator("#analysis")).to_have_text("Analysis: on (proven)", timeout=ANSWER_MS)
     expect(page.locator("[data-score]")).to_have_count(7)
     after = [int(v) for v in page.locator("[data-score]").evaluate_all(
         "ns => ns.map(n => n.dataset.score)")]
@@ -98,7 +101,7 @@ def test_a_board_too_big_to_solve_says_best_found_and_marks_each_column(browser,
     page.keyboard.press("y")
     expect(page.locator(".analysis-note")).to_have_text("analysing…")
     button = page.locator("#analysis")
-    expect(button).to_contain_text("best found in", timeout=30_000)
+    expect(button).to_contain_text("best found in", timeout=ANSWER_MS)
     expect(button).to_contain_text("? not solved")
     unknown = page.locator("[data-unknown]")
     expect(unknown).to_have_count(12)
@@ -110,3 +113,15 @@ def test_a_board_too_big_to_solve_says_best_found_and_marks_each_column(browser,
     expect(button).to_have_text("Analysis: off")
     assert not errors, errors
     context.close()
+
+
+def test_a_refused_analysis_says_the_servers_reason_not_a_verdict(page, quick_server):
+    """A busy server (429) is not "not solved": the page shows the server's own reason."""
+    reason = "you already have 2 computations running or waiting: let one finish first"
+    page.route("**/analysis", lambda route: route.fulfill(
+        status=429, json={"error": reason}, headers={"Retry-After": "2"}))
+    open_board(page, quick_server, EMPTY_7X6)
+    page.keyboard.press("y")
+    expect(page.locator(".analysis-note")).to_have_text(reason)
+    expect(page.locator("#analysis")).to_have_text("Analysis: on")
+    expect(page.locator("[data-score], [data-unknown]")).to_have_count(0)

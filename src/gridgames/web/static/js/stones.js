@@ -75,7 +75,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
 
   // The button says how sure the scores are; "?" marks a column not solved in the time.
   function labelAnalysis() {
-    const unsolved = scores && typeof scores === "object" && Object.values(scores).includes(null);
+    const unsolved = scores && Object.values(scores).includes(null);
     const said = words && unsolved ? `${words}; ? not solved` : words;
     analysisButton.textContent = analysing ? `Analysis: on${said ? ` (${said})` : ""}` : "Analysis: off";
     analysisButton.classList.toggle("active", analysing);
@@ -138,7 +138,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   // One line across the strip above the board, as large as the board's width allows.
   function note(text) {
     const size = Math.min(0.45, (view.cols + 2 * MARGIN) / (0.6 * text.length));
-    const t = el("text", { x: MARGIN + view.cols / 2, y: MARGIN + 0.3, "text-anchor": "middle", "font-size": size, class: "analysis-note" }, layer);
+    const t = el("text", { x: MARGIN + view.cols / 2, y: MARGIN + 0.5, "text-anchor": "middle", "font-size": size, class: "analysis-note" }, layer);
     t.textContent = text;
   }
 
