@@ -207,6 +207,7 @@ UNKNOWN = -1000  # a column score the budget did not reach (no real score is thi
 # with a margin. The table keeps the probe's work, so little of it is lost.
 PROBE_NODES = 200_000
 SPEED_MARGIN = 0.8
+SPREAD = 0.25  # of an analysis's time, spread over its columns first (column_scores)
 
 
 def solve_until(solver, deadline: float | None, current: int, mask: int, moves: int,
@@ -240,10 +241,10 @@ def column_scores(solver, current: int, mask: int, moves: int, weak: bool = Fals
     """Score of each column for the side to move, with any solver: None where the column is
     full, UNKNOWN where `budget` nodes (shared by all columns) or the time ran out first.
 
-    Under a time cap the columns share the time: each pass gives every column not yet solved
-    an equal share of the time left (the table keeps what a cut search learnt), so a column
-    left unknown was searched as long as the others, not skipped because earlier ones took
-    everything."""
+    Under a time cap, a first pass spreads SPREAD of the time over the columns, so the cheap
+    ones (a move refuted at once) are never left unknown behind a hard one; then each column
+    still unknown in turn gets all the time left (a search cut short loses most of its work,
+    so one finished column is worth more than several cut)."""
     g = solver.g
     limit = None if budget is None else solver.nodes + budget
     winning = g.winning_cells(current, mask)
@@ -261,16 +262,17 @@ def column_scores(solver, current: int, mask: int, moves: int, weak: bool = Fals
         else:
             out.append(UNKNOWN)
             children[col] = mask | move
-    passes = 1 if seconds_left is None else 3
-    for _ in range(passes):
+    for spread in (True, False) if seconds_left is not None else (False,):
         unsolved = [col for col in children if out[col] == UNKNOWN]
-        for index, col in enumerate(unsolved):
+        share = None
+        if spread and unsolved:
+            share = (seconds_left() or 0.0) * SPREAD / len(unsolved)
+        for col in unsolved:
             left = None if limit is None else limit - solver.nodes
             timed = None if seconds_left is None else seconds_left()
             if (left is not None and left <= 0) or (timed is not None and timed <= 0):
                 return out
-            deadline = (None if timed is None
-                        else time.monotonic() + timed / (len(unsolved) - index))
+            deadline = None if timed is None else time.monotonic() + min(timed, share or timed)
             score = solve_until(solver, deadline, current ^ mask, children[col], moves + 1,
                                 weak, left)
             if score is not None:
