@@ -96,3 +96,13 @@ def test_a_small_board_is_still_proven_under_the_cap():
     state = opened(TrilobiteParams(4, 4, 3))
     found = GAME.ai.choose(state, "perfect", Rng("1"), Budget(seconds=10))
     assert found.status == PROVEN and found.value in GAME.legal_moves(state)
+
+
+def test_past_the_compiled_solver_the_perfect_level_still_proves_what_it_can():
+    """On 10x6 (past the compiled solver's 63 bits) the hard level's move comes first, then
+    the solver: a position it can settle is still played as proven."""
+    params = TrilobiteParams(10, 6, 4)
+    assert not compiled_fits(params.width, params.height)
+    state = opened(params, "121212")  # X has three in column 1
+    found = GAME.ai.choose(state, "perfect", Rng("1"), Budget(seconds=10))
+    assert found.status == PROVEN and found.value == "1"

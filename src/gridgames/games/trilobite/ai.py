@@ -6,7 +6,9 @@ same move on every machine; a time cap (the budget's seconds) can only cut it sh
 perfect level asks the analysis (solver.py) for every column's score: a look-up in the
 opening book (book.py) where the book has the position, else the exact solver. It plays a
 proven best move (the fastest win, the longest resistance, ties broken by the seed); when
-the solver's budget runs out first it says so and plays the hard level's move.
+the solver's budget runs out first it says so and plays the hard level's move (on boards
+past the compiled solver that move is searched first, at full strength: the Python solver
+there proves moves only near the end of a game).
 
 Evaluation: every window of `line` cells that holds stones of only one side counts for that
 side, more the fuller it is (4^(k-1) for k stones). Wins are scored WIN minus the number of
@@ -24,7 +26,7 @@ from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite.bitboard import Bitboard
 from gridgames.games.trilobite.game import COLUMN_NAMES
-from gridgames.games.trilobite.solver import TrilobiteAnalyzer
+from gridgames.games.trilobite.solver import TrilobiteAnalyzer, compiled_fits
 
 WIN = 1_000_000
 INF = 10 * WIN
@@ -200,23 +202,36 @@ class TrilobiteAi(AiPlayer):
         if state.over:
             raise IllegalMove("the game is over")
         meter = Meter(budget)
-        note = ""
-        if level == PERFECT:
-            nodes = budget.nodes if budget.nodes is not None else PERFECT_NODES
+        board = Bitboard.of(state)
+        if level != PERFECT:
+            return self._heuristic(board, level, rng, budget, meter)
+        nodes = budget.nodes if budget.nodes is not None else PERFECT_NODES
+        if compiled_fits(board.width, board.height):
             # The solver may use most of the time; the rest is for the hard level's move.
             seconds = None if budget.seconds is None else budget.seconds * SOLVER_SHARE
             found, solved = self.analyzer.best(state, Budget(nodes, seconds))
-            meter.nodes = solved.nodes
+            meter.nodes += solved.nodes
             if found is not None:
-                column = rng.choice(found[1])
-                return meter.result(COLUMN_NAMES[column], PROVEN)
-            note = (f"the solver ran out of its budget ({solved.nodes:,} nodes, "
-                    f"{solved.seconds:.1f} s) before proving a move: this is the hard level's "
-                    "move")
-            level = "hard"
-        column, found = choose_column(Bitboard.of(state), level, rng, meter.out_of_time,
-                                      budget.nodes)
+                return meter.result(COLUMN_NAMES[rng.choice(found[1])], PROVEN)
+            return self._heuristic(board, "hard", rng, budget, meter, _ran_out(solved))
+        # On the boards past the compiled solver, the Python solver proves a move only near
+        # the end of a game: the hard level's move first, at its full strength, then the time
+        # left to prove one.
+        fallback = self._heuristic(board, "hard", rng, budget, meter)
+        found, solved = self.analyzer.best(state, Budget(nodes, meter.seconds_left))
+        meter.nodes += solved.nodes
+        if found is not None:
+            return meter.result(COLUMN_NAMES[rng.choice(found[1])], PROVEN)
+        return meter.result(fallback.value, BEST_FOUND, _ran_out(solved))
+
+    def _heuristic(self, board: Bitboard, level: str, rng: Rng, budget: Budget, meter: Meter,
+                   note: str = "") -> Result[str]:
+        column, found = choose_column(board, level, rng, meter.out_of_time, budget.nodes)
         meter.nodes += found.nodes
-        note = note or (f"the {level} level searched {found.depth} moves ahead with a "
-                        "heuristic")
+        note = note or f"the {level} level searched {found.depth} moves ahead with a heuristic"
         return meter.result(COLUMN_NAMES[column], BEST_FOUND, note)
+
+
+def _ran_out(solved: Meter) -> str:
+    return (f"the solver ran out of its budget ({solved.nodes:,} nodes, {solved.seconds:.1f} s) "
+            "before proving a move: this is the hard level's move")
