@@ -52,8 +52,11 @@ def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
 
 @lru_cache(maxsize=8192)  # one entry a layout of fixed tiles (and one walled cell)
 def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
-                  lasting: tuple[int, ...]) -> tuple[int, ...]:
+                  lasting: tuple[int, ...], sealed: bool = False) -> tuple[int, ...]:
+    """With `sealed`, no push from a stand the penguin could only reach through the heart's
+    own cell (see _access): true of every position a push made, not always of a start."""
     walls, house_set = set(trees) | set(lasting), set(houses)
+    forever = house_set | set(lasting)
     dist = [NEVER] * GRID.size
     changed = True
     while changed:
@@ -65,6 +68,8 @@ def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
             for d in DIRS:
                 stand = step(cell, BEHIND[d])
                 if stand is None or stand in house_set or stand in lasting:
+                    continue
+                if sealed and _access(stand, cell, forever, ()) >= NEVER:
                     continue
                 at = step(cell, d)
                 while at is not None and at not in walls:
@@ -85,6 +90,7 @@ def _mountains_crossed(trees: tuple[int, ...], houses: tuple[int, ...],
     """For a heart on every cell: the fewest bombable mountains it must see bombed to get
     home, counted as the most that any one push of its way crosses or stands on."""
     walls, house_set, standing = set(trees) | set(lasting), set(houses), set(bombable)
+    forever = house_set | set(lasting)
     need = [NEVER] * GRID.size
     changed = True
     while changed:
@@ -97,7 +103,10 @@ def _mountains_crossed(trees: tuple[int, ...], houses: tuple[int, ...],
                 stand = step(cell, BEHIND[d])
                 if stand is None or stand in house_set or stand in lasting:
                     continue
-                cross = int(stand in standing)
+                access = _access(stand, cell, forever, standing)
+                if access >= NEVER:
+                    continue
+                cross = int(stand in standing) + access
                 at = step(cell, d)
                 while at is not None and at not in walls:
                     if at in house_set:
@@ -121,7 +130,7 @@ def _joint_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
     are both paid, which the hearts' pushes and the mountains crossed, each at its own
     least, do not see."""
     joint = [NEVER] * GRID.size
-    free = _heart_pushes(trees, houses, lasting)
+    free = _heart_pushes(trees, houses, lasting, True)
     cap = 0
     while True:  # the fewest pushes with no push crossing more than cap mountains
         capped = _capped_pushes(trees, houses, lasting, bombable, cap)
@@ -136,6 +145,7 @@ def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tup
                    bombable: tuple[int, ...], cap: int) -> tuple[int, ...]:
     """_heart_pushes where no push may cross or stand on more than cap bombable mountains."""
     walls, house_set, standing = set(trees) | set(lasting), set(houses), set(bombable)
+    forever = house_set | set(lasting)
     dist = [NEVER] * GRID.size
     changed = True
     while changed:
@@ -148,7 +158,10 @@ def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tup
                 stand = step(cell, BEHIND[d])
                 if stand is None or stand in house_set or stand in lasting:
                     continue
-                cross = int(stand in standing)
+                access = _access(stand, cell, forever, standing)
+                if access >= NEVER:
+                    continue
+                cross = int(stand in standing) + access
                 at = step(cell, d)
                 while at is not None and at not in walls and cross <= cap:
                     if at in house_set:
@@ -164,7 +177,37 @@ def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tup
     return tuple(dist)
 
 
-def push_bound(board: tuple[int, ...] | bytes) -> int:
+def _access(stand: int, heart: int, forever: set[int], standing: tuple[int, ...] | set[int]) -> int:
+    """What the penguin needs to get to `stand` to push a heart that came to `heart`: 0 when
+    a neighbour other than the heart's cell may be walkable, 1 when only a bombable mountain
+    (standing) is there (a bomb must go off: a mountain no other count of this push holds),
+    NEVER when every other neighbour is the edge, a house or a lasting mountain. Exact for a
+    heart that slid there, and for one already there unless the penguin stands on `stand`
+    now: a push from `stand` empties `heart`'s cell, so no position a push made has both."""
+    need = NEVER
+    for d in DIRS:
+        near = step(stand, d)
+        if near is None or near == heart or near in forever:
+            continue
+        if near not in standing:
+            return 0
+        need = 1
+    return need
+
+
+def _penguin_sealed_in(board: tuple[int, ...] | bytes, penguin: int | None) -> bool:
+    """The penguin stands where, but for a heart beside it, it could not walk out: the one
+    case _access does not cover (a start position)."""
+    if penguin is None:
+        return False
+    trees, houses, lasting = _fixed_layout(board)
+    forever = set(houses) | set(lasting)
+    return any(near is not None and board[near] == HEART
+               and _access(penguin, near, forever, ()) > 0
+               for near in (step(penguin, d) for d in DIRS))
+
+
+def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> int:
     """A lower bound on the pushes left to win (NEVER when lost): every heart's relaxed
     pushes, plus a push for each ice block on a cell some heart cannot do without, plus the
     bombs that must be pushed: the most of those on such cells, of the mountains on such
@@ -173,8 +216,10 @@ def push_bound(board: tuple[int, ...] | bytes) -> int:
     hearts = [c for c, t in enumerate(board) if t == HEART]
     if not hearts:
         return 0
+    if _penguin_sealed_in(board, penguin):
+        return len(hearts)  # a push each, at least
     trees, houses, lasting = _fixed_layout(board)
-    far = _heart_pushes(trees, houses, lasting)
+    far = _heart_pushes(trees, houses, lasting, True)
     total = sum(far[h] for h in hearts)
     if total >= NEVER:
         return NEVER
@@ -189,7 +234,7 @@ def push_bound(board: tuple[int, ...] | bytes) -> int:
     for cell, tile in enumerate(board):
         if tile not in (ICE, BOMB, MOUNTAIN) or cell in lasting:
             continue
-        walled = _heart_pushes(trees, houses, tuple(sorted(lasting + (cell,))))
+        walled = _heart_pushes(trees, houses, tuple(sorted(lasting + (cell,))), True)
         if any(walled[h] >= NEVER for h in hearts):  # it must go, or some heart never gets home
             ice += tile == ICE
             bombs += tile == BOMB

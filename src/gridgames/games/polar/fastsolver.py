@@ -180,6 +180,25 @@ def _region_first(cells, start):
 
 
 @njit(cache=True)
+def _access(cells, bombable, nxt, never, stand, heart, wall):
+    """analysis._access: 0 when the penguin may get to stand other than through the heart's
+    cell, 1 when only through a bombable mountain, never when not at all (the edge, houses,
+    lasting mountains and `wall` all round)."""
+    need = never
+    for d in range(4):
+        near = nxt[stand, d]
+        if near < 0 or near == heart or near == wall:
+            continue
+        t = cells[near]
+        if t == HOUSE or (t == MOUNTAIN and not bombable[near]):
+            continue
+        if t != MOUNTAIN:
+            return 0
+        need = 1
+    return need
+
+
+@njit(cache=True)
 def _relaxed(cells, bombable, nxt, never, wall, far):
     """analysis._heart_pushes on flat arrays: for a heart on each cell, the fewest pushes to a
     house in the relaxed game (never: it cannot get there). A heart moves in a line and may
@@ -200,6 +219,8 @@ def _relaxed(cells, bombable, nxt, never, wall, far):
                 stand = nxt[c, d ^ 1]
                 if stand < 0 or stand == wall or cells[stand] == HOUSE or (
                         cells[stand] == MOUNTAIN and not bombable[stand]):
+                    continue
+                if _access(cells, bombable, nxt, never, stand, c, wall) >= never:
                     continue
                 at = nxt[c, d]
                 while at >= 0 and at != wall:
@@ -241,6 +262,10 @@ def _mountains_crossed(cells, bombable, nxt, never, need):
                     if not bombable[stand]:
                         continue
                     cross = 1
+                access = _access(cells, bombable, nxt, never, stand, c, -1)
+                if access >= never:
+                    continue
+                cross += access
                 at = nxt[c, d]
                 while at >= 0:
                     ta = cells[at]
@@ -283,6 +308,10 @@ def _capped(cells, bombable, nxt, never, cap, out):
                     if not bombable[stand]:
                         continue
                     cross = 1
+                access = _access(cells, bombable, nxt, never, stand, c, -1)
+                if access >= never:
+                    continue
+                cross += access
                 at = nxt[c, d]
                 while at >= 0 and cross <= cap:
                     ta = cells[at]

@@ -184,7 +184,7 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
     start_time = time.monotonic()
     if HEART not in start:
         return Solution([], 0, 0, True, True, 0.0)
-    if push_bound(start) >= NEVER:
+    if push_bound(start, penguin) >= NEVER:
         return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
     search = fast.Search(start, penguin, objective == PUSHES or improve, width)
     weight4 = max(4, round(4 * weight))
@@ -236,7 +236,7 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
     parent: dict[bytes, tuple[bytes, int, int]] = {}  # key -> (parent key, from cell, dir)
     closed: set[bytes] = set()
     counter = 0
-    bound = push_bound(start)
+    bound = push_bound(start, penguin)
     queue = [(weight * bound, 0, counter, start_key)] if bound < NEVER else []
     expanded = 0
     while queue:
@@ -260,7 +260,7 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
         if expanded > max_states or time.monotonic() - start_time > max_seconds:
             lower = 0
             if weight == 1.0:  # A*: the least cost + bound still to open, this state's too
-                lower = int(min([cost + push_bound(cells)] + [queue[0][0]] * bool(queue)))
+                lower = int(min([cost + push_bound(cells, at)] + [queue[0][0]] * bool(queue)))
             return Solution(None, 0, expanded, False, False, time.monotonic() - start_time,
                             lower)
         for cell, target, d in _pushes(cells):
