@@ -212,7 +212,7 @@ def test_puzzle_endpoints(client):
     solved = client.post(f"/api/v1/sessions/{sid}/solve").json()
     assert solved["status"]["kind"] == "won" and solved["view"]["won"]
     packs = client.get("/api/v1/games/polar/levels").json()
-    assert [p["name"] for p in packs] == ["gridgames", "original"]
+    assert [p["name"] for p in packs] == ["gridgames", "original", "expert"]
     assert packs[0]["levels"][0]["number"] == 1 and packs[0]["levels"][0]["best"] == "99"
     assert len(packs[1]["levels"]) == 6 and "Go Endo" in packs[1]["credit"]
     assert client.get("/api/v1/games/tictactoe/levels").status_code == 404

@@ -43,6 +43,7 @@ def test_the_wheel_holds_the_data_files(wheel):
                    "gridgames/web/static/css/style.css",
                    "gridgames/games/polar/levels/gridgames.txt",
                    "gridgames/games/polar/levels/original.txt",
+                   "gridgames/games/polar/levels/expert.txt",
                    "gridgames/games/polar/levels/README.md"):
         assert needed in names, needed
     for game in ("tictactoe", "trilobite", "ishido", "polar", "twomino"):

@@ -229,6 +229,8 @@ PACKS = {
     "gridgames": ("gridgames.txt", "Level 1 from the seed, then levels made by gridgames", ""),
     "original": ("original.txt", "Polar (1990): the original six levels",
                  "by Go Endo, 1990; transcribed by Paul R. Potts"),
+    "expert": ("expert.txt", "Expert: levels made by gridgames, 15 pushes or more (proven)",
+               ""),
 }
 DEFAULT_PACK = "gridgames"
 
