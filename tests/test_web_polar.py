@@ -82,7 +82,7 @@ def test_the_original_pack_is_in_the_level_select(page, server_url):
     page.goto(f"{server_url}/play/polar")
     select = page.locator("#level-select")
     expect(select).to_have_value("gridgames:1")
-    expect(page.locator("#level-select optgroup")).to_have_count(2)
+    expect(page.locator("#level-select optgroup")).to_have_count(3)
     expect(page.locator("#level-select optgroup").nth(1)).to_have_attribute(
         "label", re.compile("Go Endo"))
     select.select_option("original:3")
@@ -90,3 +90,8 @@ def test_the_original_pack_is_in_the_level_select(page, server_url):
                                                          re.compile("Original level 3"))
     assert "pack%3Doriginal" in page.url or "pack=original" in page.url
     screenshot(page, "polar-original-3")
+    expect(page.locator("#level-select optgroup").nth(2)).to_have_attribute(
+        "label", re.compile("Expert"))
+    select.select_option("expert:24")  # the expert pack is chosen the same way
+    expect(page.locator("#board svg")).to_have_attribute("aria-label",
+                                                         re.compile("Expert 24"))
