@@ -9,7 +9,7 @@ from gridgames.core.rng import Rng
 from gridgames.games.polar import make_game
 from gridgames.games.polar.board import BOMB, HEART, HOUSE, TREE
 from gridgames.games.polar.generator import Target, generate, mutate, random_board
-from gridgames.games.polar.packs import builtin_pack
+from gridgames.games.polar.packs import builtin_pack, read_pack
 from gridgames.games.polar.solver import PUSHES, solve
 
 GAME = make_game()
@@ -85,3 +85,17 @@ def test_generate_refuses_bad_requests(capsys):
                 ["--min-pushes", "9", "--hardest", "3"], ["--jobs", "0"]):
         assert main(["polar", "generate", *bad], io.StringIO()) == 2
         assert capsys.readouterr().err.count("\n") == 1  # one clear line
+
+
+def test_generate_prints_a_pack_that_loads_and_says_how_it_was_made():
+    out = io.StringIO()
+    assert main(["polar", "generate", "--seed", "cli", "--count", "2", "--min-pushes", "3",
+                 "--hardest", "4", "--hearts", "1", "--states", "5000"], out) == 0
+    text = out.getvalue()
+    assert text.startswith("# Made by: gridgames polar generate --seed cli --count 2 "
+                           "--min-pushes 3 --hardest 4 --states 5000 --hearts 1\n")
+    assert "candidate boards tried" in text
+    levels = read_pack(text)
+    pushes = [int(level.info["pushes"]) for level in levels]
+    assert len(levels) == 2 and pushes == sorted(pushes) and pushes[-1] >= 4
+    assert all(level.hearts == 1 for level in levels)

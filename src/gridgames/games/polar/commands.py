@@ -216,7 +216,7 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:
                for number in range(args.count)]
     # Each level has its own random stream, so the levels do not depend on --jobs.
     seeds = [f"{args.seed}/{number}" for number in range(1, args.count + 1)]
-    start, cpu = time.monotonic(), time.process_time()
+    start, cpu_start = time.monotonic(), time.process_time()
     if args.jobs == 1:
         made = [generate(Rng(seed), target) for seed, target in
                 progress(zip(seeds, targets, strict=True), args.count, "levels")]
@@ -224,6 +224,8 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> None:
         with ProcessPoolExecutor(args.jobs) as pool:
             made = list(progress(pool.map(_generate_seeded, seeds, targets), args.count,
                                  "levels"))
+    cpu = time.process_time() - cpu_start
+    if args.jobs > 1:
         cpu += sum(item.cpu_seconds for item in made)  # the workers' time
     made.sort(key=difficulty)
     levels = []
