@@ -159,3 +159,18 @@ def test_a_tiny_budget_never_claims_a_proof():
     found = PolarHints().hint(state, Budget(seconds=0.001))
     assert found.status in (NONE, BEST_FOUND)
     assert found.value is not None or found.note == "no solution found within the budget"
+
+
+def test_the_original_levels_stored_lines_give_a_hint_at_once():
+    """levels/original.txt carries our best line for each original level (and the proven
+    fewest of levels 1 and 3, 14 and 25): elsewhere it is the best found, a hint at once even
+    when no search fits the budget, never called proven."""
+    hints = GAME.hints
+    for number, level in enumerate(builtin_pack("original"), 1):
+        line = list(level.info["solution"])
+        state = Session.new("polar", f"pack=original,level={number}").state
+        hint = hints.hint(state, Budget(seconds=0.001))
+        assert hint.value.move == line[0] and hint.extra["pushes"] == pushes_of(level, line)
+        proven = {1: "14", 3: "25"}.get(number)
+        assert level.info.get("pushes") == proven
+        assert hint.status == (PROVEN if proven else BEST_FOUND)

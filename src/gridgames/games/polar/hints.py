@@ -67,6 +67,9 @@ class PolarHints(Solver, Hinter):
 
     def __init__(self, known: list[tuple[Level, list[str]]] = (), cache_size: int = 2000) -> None:
         self._lines: BoundedCache[Key, Line] = BoundedCache(cache_size)
+        # The packs' stored lines, kept whole (the shipped packs bound their size): in the
+        # cache, a few thousand positions along them would push each other out.
+        self._known: dict[Key, Line] = {}
         for level, moves in known:
             self._seed(level, moves)
 
@@ -140,7 +143,7 @@ class PolarHints(Solver, Hinter):
         left of the budget (the better of that and a cached line). None: nothing found."""
         if HEART not in board:
             return Line((), 0, 0, True, 0)
-        cached = self._lines.get((board, penguin))
+        cached = self._lines.get((board, penguin)) or self._known.get((board, penguin))
         if cached is not None and (cached.proven or cached.settled):
             return cached
         fresh = self._search(board, penguin, meter)
@@ -172,9 +175,11 @@ class PolarHints(Solver, Hinter):
         lower = second.pushes if second.optimal else first.lower_bound
         return _line_of(second.moves, second.pushes, second.optimal, lower)
 
-    def _remember(self, board: bytes, penguin: int, found: Line) -> None:
-        """The line for this position and for every position along it."""
-        self._lines.put((board, penguin), found)
+    def _remember(self, board: bytes, penguin: int, found: Line, known: bool = False) -> None:
+        """The line for this position and for every position along it (in the cache, or
+        with the packs' stored lines)."""
+        put = self._known.__setitem__ if known else self._lines.put
+        put((board, penguin), found)
         if found.line is None:
             return
         cells, hearts, pushes = tuple(board), board.count(HEART), found.pushes
@@ -182,23 +187,28 @@ class PolarHints(Solver, Hinter):
             after, at, hearts, _ = play(cells, penguin, hearts, found.line[index])
             pushes -= at == penguin
             cells, penguin = after, at
-            self._lines.put((bytes(cells), penguin),
-                            Line(found.line, index + 1, pushes, found.proven,
-                                 max(0, found.lower - (found.pushes - pushes)),
-                                 found.settled and pushes == found.pushes))
+            put((bytes(cells), penguin),
+                Line(found.line, index + 1, pushes, found.proven,
+                     max(0, found.lower - (found.pushes - pushes)),
+                     found.settled and pushes == found.pushes))
 
     def _seed(self, level: Level, moves: list[str]) -> None:
-        """A pack's stored solution whose pushes equal the pack's fewest pushes (found by our
-        finished search when the pack was made) is a proven line from the level's start."""
+        """A pack's stored solution: a proven line from the level's start when its pushes
+        equal the pack's fewest pushes (found by our finished search when the pack was made),
+        else the best line known so far (the original levels past the first), so a hint has
+        a line at once and a search can still do better."""
         fewest = level.info.get("pushes", "")
         cells, penguin, hearts, pushes = level.board, level.penguin, level.hearts, 0
         for move in moves:
             after, at, hearts, _ = play(cells, penguin, hearts, move)
             pushes += at == penguin
             cells, penguin = after, at
-        if hearts == 0 and fewest.isdigit() and pushes == int(fewest):
-            self._remember(bytes(level.board), level.penguin,
-                           Line(tuple(moves), 0, pushes, True, pushes))
+        if hearts != 0:
+            return  # not a solution: nothing to trust
+        proven = fewest.isdigit() and pushes == int(fewest)
+        self._remember(bytes(level.board), level.penguin,
+                       Line(tuple(moves), 0, pushes, proven, pushes if proven else 0, proven),
+                       known=True)
 
 
 def _pushes(number: int) -> str:

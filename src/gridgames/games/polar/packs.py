@@ -137,7 +137,7 @@ def stge_to_hex(level: Level) -> str:
 
 def read_original(text: str) -> list[Level]:
     """The original-levels text (levels/original.txt): header lines with the STGE words, then
-    digit rows."""
+    digit rows, then optionally our best line (`solution`) and, where proven, `pushes`."""
     levels = []
     lines = [ln.strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
@@ -152,8 +152,13 @@ def read_original(text: str) -> list[Level]:
             raise BadInput(f"original levels: level {match[1]} needs {ROWS} rows of 24 digits")
         words = [int(match[3]), int(match[4]), int(match[5])]
         words += [int(ch) for row in rows for ch in row]
-        levels.append(_from_words(words, f"Original level {match[1]} (STGE {match[2]})"))
+        level = _from_words(words, f"Original level {match[1]} (STGE {match[2]})")
         i += 1 + ROWS
+        info = {}  # our findings after the rows: "pushes N" (proven fewest), "solution LINE"
+        while i < len(lines) and (found := re.fullmatch(r"(pushes|solution) (\w+)", lines[i])):
+            info[found[1]] = found[2]
+            i += 1
+        levels.append(Level(level.name, level.board, level.penguin, level.hearts, info))
     return levels
 
 
