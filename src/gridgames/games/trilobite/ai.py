@@ -182,9 +182,11 @@ def choose_column(board: Bitboard, level: str, rng: Rng,
 
 
 PERFECT = "perfect"
-# Nodes the perfect level's solver may search per move (about a second with the compiled
-# solver on 7x6) before it says it ran out and plays the hard level's move instead.
-PERFECT_NODES = 8_000_000
+# Nodes the perfect level's solver may search per move (about 3 s with the compiled solver
+# on 7x6) before it says it ran out and plays the hard level's move instead. Just past the
+# book (6-8 stones) a move's best columns took 0-16M nodes on 15 openings (0-1.3 s): 8M
+# made it fall back there; a deeper book brings the time down, not this cap.
+PERFECT_NODES = 32_000_000
 SOLVER_SHARE = 0.7  # of a time cap, for the perfect level's solver
 
 
