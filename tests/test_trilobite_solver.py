@@ -287,3 +287,44 @@ def test_best_columns_keep_scores_beyond_the_kernels_range():
 
     solver = Solver(10, 10, 5)
     assert best_columns(solver, *parse_moves(solver.g, "334455")) == (46, [1, 5])
+
+
+def test_best_columns_use_known_scores_and_keep_a_proven_column_when_the_budget_ends():
+    """Scores an opening book holds are not searched again (all known: no node at all); a
+    budget that ends after the first column was proven best still gives that column, the
+    centre's first, which is one of the best."""
+    from gridgames.games.trilobite.book import child_positions
+    from gridgames.games.trilobite.solver import best_columns, column_scores, make_solver
+
+    solver = make_solver(5, 4, 4, 16)
+    g = solver.g
+    partial = 0
+    for text in ("3", "32", "331", "2344"):
+        current, mask, moves = parse_moves(g, text)
+        exact = {}  # every position one move on, and the position itself, solved apart
+        for _, child, child_mask, _ in child_positions(current, mask, g):
+            exact[child, child_mask] = solver.solve(child, child_mask, moves + 1)
+        exact[current, mask] = solver.solve(current, mask, moves)
+        full = best_columns(solver, current, mask, moves)
+        scores = column_scores(solver, current, mask, moves)
+        assert full == (max(s for s in scores if s is not None),
+                        [c for c, s in enumerate(scores) if s == full[0]])
+        solver.reset()
+        before = solver.nodes
+        assert best_columns(solver, current, mask, moves,
+                            known=lambda c, m, exact=exact: exact.get((c, m))) == full
+        assert solver.nodes == before, text  # every score was known
+        # Only the position's own score known, one node of budget: the first column asked
+        # (the centre) is searched past the budget unless its answer is known.
+        centre = {(c, m): s for (c, m), s in exact.items() if (c, m) == (current, mask)}
+        centre_col = g.width // 2
+        child = [(ch, cm) for col, ch, cm, _ in child_positions(current, mask, g)
+                 if col == centre_col][0]
+        if -exact[child] == full[0]:
+            centre[child] = exact[child]
+            found = best_columns(solver, current, mask, moves, budget=1,
+                                 known=lambda c, m, centre=centre: centre.get((c, m)))
+            assert found is not None and found[0] == full[0]
+            assert centre_col in found[1] and set(found[1]) <= set(full[1])
+            partial += 1
+    assert partial  # the centre was a best column somewhere

@@ -281,38 +281,42 @@ def column_scores(solver, current: int, mask: int, moves: int, weak: bool = Fals
 
 
 def best_columns(solver, current: int, mask: int, moves: int, budget: int | None = None,
-                 seconds: float | None = None) -> tuple[int, list[int]] | None:
-    """(the position's exact score, every column that reaches it), or None when `budget`
-    nodes or `seconds` ran out first. Cheaper than every column's exact score: one solve of
-    the position, then one null-window question per column ("does it reach the score?")."""
+                 seconds: float | None = None,
+                 known: Callable[[int, int], int | None] = lambda current, mask: None
+                 ) -> tuple[int, list[int]] | None:
+    """(the position's exact score, the columns that reach it), or None when `budget` nodes
+    or `seconds` ran out before one column was proven to reach it. Cheaper than every
+    column's exact score: one solve of the position, then one null-window question per
+    column ("does it reach the score?"), the centre first; `known` gives the scores an
+    opening book holds, which need no search. When the budget runs out after a column was
+    proven best, the columns proven so far (a best move, maybe not every one)."""
     g = solver.g
     winning = g.winning_cells(current, mask)
-    wins = [col for col, _, child_mask, _ in child_positions(current, mask, g)
-            if winning & (child_mask ^ mask)]
+    children = sorted(child_positions(current, mask, g), key=lambda c: abs(2 * c[0] - g.width + 1))
+    wins = [col for col, _, child_mask, _ in children if winning & (child_mask ^ mask)]
     if wins:
-        return win_score(moves, g), wins
+        return win_score(moves, g), sorted(wins)
     limit = (1 << 62) if budget is None else budget
     deadline = None if seconds is None else time.monotonic() + seconds
     start = solver.nodes
-    score = solve_until(solver, deadline, current, mask, moves, budget=limit)
+    score = known(current, mask)
+    if score is None:
+        score = solve_until(solver, deadline, current, mask, moves, budget=limit)
     if score is None:
         return None
-    best = []
-    for col, child, child_mask, _ in child_positions(current, mask, g):
-        if moves + 1 >= g.cells:
-            reached = score == 0
-        else:
+    best: list[int] = []
+    for col, child, child_mask, _ in children:
+        answer = 0 if moves + 1 >= g.cells else known(child, child_mask)
+        if answer is None:
             left = limit - (solver.nodes - start)
-            if left <= 0:
-                return None
-            answer = solve_until(solver, deadline, child, child_mask, moves + 1, budget=left,
-                                 floor=-score, ceiling=-score + 1)
-            if answer is None:
-                return None
-            reached = answer == -score
-        if reached:
+            if left > 0:
+                answer = solve_until(solver, deadline, child, child_mask, moves + 1,
+                                     budget=left, floor=-score, ceiling=-score + 1)
+            if answer is None:  # out of budget
+                return (score, sorted(best)) if best else None
+        if answer == -score:
             best.append(col)
-    return score, best
+    return score, sorted(best)
 
 
 def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
@@ -389,8 +393,8 @@ class TrilobiteAnalyzer(Analyzer):
         board = Bitboard.of(state)
         if state.over:
             return [None] * board.width, meter
-        if board.width * (board.height + 1) <= 64:  # the opening book first: a look-up
-            book = self.books.get(board.width, board.height, board.line)
+        book = self._book(board)
+        if book is not None:  # the opening book first: a look-up
             known = book.column_scores(board.current, board.mask, board.moves)
             if known is not None:
                 return known, meter
@@ -402,6 +406,16 @@ class TrilobiteAnalyzer(Analyzer):
                                    if budget.seconds is not None else None)
             meter.nodes = solver.nodes - before
         return scores, meter
+
+    def _book(self, board: Bitboard):
+        """The opening book of this board's shape (books key positions in 64 bits)."""
+        if board.width * (board.height + 1) > 64:
+            return None
+        return self.books.get(board.width, board.height, board.line)
+
+    def _book_score(self, board: Bitboard) -> Callable[[int, int], int | None]:
+        book = self._book(board)
+        return (lambda current, mask: None) if book is None else book.score
 
     def best(self, state: Any, budget: Budget) -> tuple[tuple[int, list[int]] | None, Meter]:
         """(the best score, the columns that reach it) from the book or the solver, or None
@@ -415,7 +429,7 @@ class TrilobiteAnalyzer(Analyzer):
         with self.pool.borrow(board.width, board.height, board.line) as solver:
             before = solver.nodes
             found = best_columns(solver, board.current, board.mask, board.moves,
-                                 budget.nodes, budget.seconds)
+                                 budget.nodes, budget.seconds, self._book_score(board))
             meter.nodes = solver.nodes - before
         return found, meter
 
