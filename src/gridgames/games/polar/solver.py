@@ -28,13 +28,9 @@ import heapq
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from gridgames.core.cache import BoundedCache
-from gridgames.core.capabilities import Hint, Hinter, Solver
-from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result
 from gridgames.games.polar.analysis import NEVER, push_bound
 from gridgames.games.polar.board import (
     BOMB,
@@ -47,8 +43,6 @@ from gridgames.games.polar.board import (
     TREE,
     step,
 )
-from gridgames.games.polar.game import play
-from gridgames.games.polar.packs import Level
 
 ORDER = "UDLR"
 NEXT = tuple(tuple(-1 if (n := step(c, d)) is None else n for d in ORDER)
@@ -374,92 +368,6 @@ def shorten(board: bytes, penguin: int, pushes: list[Push]) -> list[Push]:
             if changed:
                 break
     return pushes
-
-
-# The game's Solve and Hint: A* for shortest moves gets this share of the time budget (it
-# proves its answer when it finishes); the width search gets the rest (fast, not proven).
-ASTAR_SHARE = 0.25
-DEFAULT_SECONDS = 20.0
-DEFAULT_STATES = 3_000_000
-
-
-class PolarSolver(Solver, Hinter):
-    """The `solver` and `hints` entries. Solutions are kept by position in a bounded cache
-    this object owns; a solution also answers for every position along it (the rest of a
-    shortest solution is shortest too), so a player who follows the hints gets each next one
-    at once. Levels that ship with a solution start in the cache."""
-
-    def __init__(self, known: list[tuple[Level, list[str], bool]] = (),
-                 cache_size: int = 2000) -> None:
-        self._known: BoundedCache[tuple[bytes, int], tuple[list[str] | None, bool]] = \
-            BoundedCache(cache_size)
-        for level, moves, shortest in known:
-            self._remember(bytes(level.board), level.penguin, moves, shortest)
-
-    def warm(self) -> None:
-        """Load (or compile, the first time) the compiled kernel before it is needed."""
-        board = bytearray(GRID.size)
-        board[1], board[3] = HEART, HOUSE
-        solve(bytes(board), 0, PUSHES, max_seconds=60)
-
-    def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
-        meter = Meter(budget)
-        board, penguin = bytes(state.board), state.penguin
-        if HEART not in board:
-            return meter.result([], PROVEN)
-        known = self._known.get((board, penguin))
-        if known is None:
-            known = self._search(board, penguin, meter)
-            if known is None:
-                return meter.result(None, NONE, "no solution found within the budget")
-            self._remember(board, penguin, *known)
-        moves, shortest = known
-        if moves is None:
-            return meter.result(None, PROVEN, "no solution from here: undo or restart")
-        if shortest:
-            return meter.result(list(moves), PROVEN, f"shortest: {len(moves)} moves")
-        return meter.result(list(moves), BEST_FOUND,
-                            f"{len(moves)} moves, not proven shortest")
-
-    def hint(self, state: Any, budget: Budget) -> Result[Hint]:
-        found = self.solve(state, budget)
-        if not found.value:
-            return found.with_value(None)
-        left = len(found.value)
-        why = (f"on a shortest solution ({left} moves to go)" if found.proven else
-               f"on a solution of {left} moves (not proven shortest)")
-        return found.with_value(Hint(found.value[0], why))
-
-    def _search(self, board: bytes, penguin: int,
-                meter: Meter) -> tuple[list[str] | None, bool] | None:
-        """(moves, proven shortest), (None, True) when proven unsolvable, None when the
-        budget ran out first."""
-        seconds = meter.budget.seconds or DEFAULT_SECONDS
-        states = meter.budget.nodes or DEFAULT_STATES
-        first = solve(board, penguin, MOVES, max_seconds=seconds * ASTAR_SHARE,
-                      max_states=states)
-        meter.nodes += first.expanded
-        if first.complete:
-            return first.moves, True
-        many_mountains = board.count(MOUNTAIN) > 62  # the width search needs the kernel
-        second = solve(board, penguin, PUSHES, weight=3.0 if many_mountains else 1.0,
-                       width=not many_mountains, max_states=states,
-                       max_seconds=max(0.5, seconds - meter.seconds))
-        meter.nodes += second.expanded
-        if second.moves is None:
-            return (None, True) if second.complete and not many_mountains else None
-        return second.moves, False
-
-    def _remember(self, board: bytes, penguin: int, moves: list[str] | None,
-                  shortest: bool) -> None:
-        self._known.put((board, penguin), (moves, shortest))
-        if moves is None:
-            return
-        hearts = board.count(HEART)
-        cells = tuple(board)
-        for index, move in enumerate(moves[:-1]):
-            cells, penguin, hearts, _ = play(cells, penguin, hearts, move)
-            self._known.put((bytes(cells), penguin), (moves[index + 1:], shortest))
 
 
 assert GRID.size < OFF_BOARD  # cells and tiles fit in a byte
