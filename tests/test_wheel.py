@@ -73,7 +73,9 @@ def test_the_installed_app_runs(installed, tmp_path):
 
     assert gridgames("--version").stdout.startswith("gridgames ")
     listed = gridgames("list")
-    assert listed.returncode == 0 and "pack=gridgames (gridgames|original)" in listed.stdout
+    assert listed.returncode == 0 and "pack=gridgames (gridgames|original|expert)" in listed.stdout
+    shown = gridgames("show", "polar:pack=expert,level=24#x")
+    assert shown.returncode == 0, shown.stderr  # the expert pack's file is in the wheel
     shown = gridgames("show", "polar:pack=original,level=6#x", "--moves", "R")
     assert shown.returncode == 0, shown.stderr
     located = subprocess.run([str(installed / "python"), "-c",
