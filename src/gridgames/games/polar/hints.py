@@ -82,12 +82,9 @@ class PolarHints(Solver, Hinter):
     # --- the capabilities ---
 
     def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
-        meter = Meter(budget)
-        found = self._line(bytes(state.board), state.penguin, meter)
-        if found is None:
-            return meter.result(None, NONE, "no solution found within the budget")
-        if found.line is None:
-            return meter.result(None, PROVEN, "no solution from here: undo or restart")
+        meter, found, ended = self._look(state, budget)
+        if ended is not None:
+            return ended
         moves = found.moves
         if found.proven:
             note = f"{_pushes(found.pushes)}, the fewest; {count(len(moves), 'move')}"
@@ -97,15 +94,24 @@ class PolarHints(Solver, Hinter):
         return self._extra(meter.result(moves, BEST_FOUND, note), found)
 
     def hint(self, state: Any, budget: Budget) -> Result[Hint]:
-        meter = Meter(budget)
-        found = self._line(bytes(state.board), state.penguin, meter)
-        if found is None:
-            return meter.result(None, NONE, "no solution found within the budget")
-        if found.line is None:
-            return meter.result(None, PROVEN, "no solution from here: undo or restart")
+        meter, found, ended = self._look(state, budget)
+        if ended is not None:
+            return ended
         why = self._why(state, found, meter)
         status = PROVEN if found.proven else BEST_FOUND
         return self._extra(meter.result(Hint(found.moves[0], why), status), found)
+
+    def _look(self, state: Any, budget: Budget) -> tuple[Meter, Line | None, Result | None]:
+        """The line from this position, or the answer when there is no line to give (none
+        found within the budget, or proven none)."""
+        meter = Meter(budget)
+        found = self._line(bytes(state.board), state.penguin, meter)
+        if found is None:
+            return meter, None, meter.result(None, NONE, "no solution found within the budget")
+        if found.line is None:
+            return meter, None, meter.result(None, PROVEN,
+                                             "no solution from here: undo or restart")
+        return meter, found, None
 
     # --- the words ---
 
