@@ -6,7 +6,7 @@ wasted a push is told so; a pack's stored line is proven only when the pack's fe
 from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget
 from gridgames.games.polar import make_game
 from gridgames.games.polar.game import play
-from gridgames.games.polar.hints import PolarHints
+from gridgames.games.polar.hints import PROVE_STORED_SECONDS, PolarHints
 from gridgames.games.polar.packs import Level, builtin_pack
 from gridgames.games.polar.solver import PUSHES, solve
 from gridgames.session import Session
@@ -174,3 +174,19 @@ def test_the_original_levels_stored_lines_give_a_hint_at_once():
         proven = {1: "14", 3: "25"}.get(number)
         assert level.info.get("pushes") == proven
         assert hint.status == (PROVEN if proven else BEST_FOUND)
+
+
+def test_on_a_stored_line_a_hint_only_tries_briefly_to_prove_it():
+    """On an unproven original level the page's budget (10 s) is not spent on a search that
+    would not beat the stored line: A* tries to prove for PROVE_STORED_SECONDS, then the
+    stored line is the hint, with A*'s bound, and the same position is not searched again."""
+    level = builtin_pack("original")[1]
+    line = list(level.info["solution"])
+    state = Session.new("polar", "pack=original,level=2").state
+    hints = PolarHints(known=[(level, line)])
+    first = hints.hint(state, Budget(seconds=10))
+    assert first.status == BEST_FOUND and first.value.move == line[0]
+    assert first.nodes > 0 and first.seconds < 3 * PROVE_STORED_SECONDS  # not the 10 s
+    assert 0 < first.extra["lower_bound"] < first.extra["pushes"] == pushes_of(level, line)
+    again = hints.hint(state, Budget(seconds=10))
+    assert again.nodes == 0 and again.extra == first.extra

@@ -10,6 +10,8 @@ The search is the CLI's auto search (solver.solve): A* over pushes for a third o
 finished A* proves its line fewest, and an unfinished one proves a lower bound), then the
 improving width search for the rest, which proves its line fewest when nothing cheaper is
 left or when it reaches A*'s bound. Otherwise the line is the best found, with the bound.
+Along a pack's stored line (the original levels carry the best of long offline searches) only
+A* runs, for at most PROVE_STORED_SECONDS: the hint comes in seconds, not the whole budget.
 
 A player who wandered off an optimal line is told: the state counts the pushes made, and the
 level's start is searched too (once, cached), so the hint can say "P made + N left = T, the
@@ -35,6 +37,7 @@ DEFAULT_STATES = 3_000_000  # A*'s states when the budget gives no nodes (~140 b
 # A* gets a third of the seconds: where it can prove, it proves fast (each push more costs
 # about twice the states); the width search, which finds the long lines, has the rest.
 ASTAR_SHARE = 1 / 3
+PROVE_STORED_SECONDS = 2.0  # A*'s try to prove a pack's stored line fewest, at most
 WIDTH_ENGINE_MOUNTAINS = 62  # the compiled kernel keys mountains in 64 bits
 
 Key = tuple[bytes, int]  # (board, penguin cell)
@@ -149,26 +152,38 @@ class PolarHints(Solver, Hinter):
         left of the budget (the better of that and a cached line). None: nothing found."""
         if HEART not in board:
             return Line((), 0, 0, True, 0)
-        cached = self._lines.get((board, penguin)) or self._known.get((board, penguin))
+        cached = self._lines.get((board, penguin))
+        stored = self._known.get((board, penguin)) if cached is None else None
+        cached = cached or stored
         if cached is not None and (cached.proven or cached.settled):
             return cached
-        fresh = self._search(board, penguin, meter)
+        # Along a pack's stored line (the best of long searches), a hint only tries, briefly,
+        # to prove a line fewest: a page's search would not find a shorter one.
+        fresh = self._search(board, penguin, meter, stored)
         best = _better(cached, fresh)
         if best is not None:
             self._remember(board, penguin, best)
         return best
 
-    def _search(self, board: bytes, penguin: int, meter: Meter) -> Line | None:
+    def _search(self, board: bytes, penguin: int, meter: Meter,
+                stored: Line | None = None) -> Line | None:
+        """A* for a third of the budget, then the improving width search; with a pack's
+        `stored` line only A*, briefly, to prove a line fewest (else the stored line stands,
+        with A*'s bound, and is not searched again from here)."""
         seconds = meter.seconds_left
         if seconds == 0:
             return None
         seconds = DEFAULT_SECONDS if seconds is None else seconds
         states = meter.nodes_left(DEFAULT_STATES) or 1
-        first = solve(board, penguin, PUSHES, max_seconds=seconds * ASTAR_SHARE,
-                      max_states=states)
+        first = solve(board, penguin, PUSHES, max_states=states,
+                      max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS)
+                      if stored is not None else seconds * ASTAR_SHARE)
         meter.nodes += first.expanded
         if first.complete:  # A* finished: its line is fewest, or there is none
             return _line_of(first.moves, first.pushes, True, first.pushes)
+        if stored is not None:
+            lower = max(stored.lower, first.lower_bound)
+            return Line(stored.line, stored.at, stored.pushes, stored.pushes <= lower, lower, True)
         if board.count(MOUNTAIN) > WIDTH_ENGINE_MOUNTAINS:
             return None
         left = meter.seconds_left
