@@ -200,7 +200,7 @@ function show(payload, { animate = false } = {}) {
   const swatchPlayer = status.over ? status.winner : payload.to_move;
   $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
   $("swatch").style.background = `var(--p${swatchPlayer})`;
-  showResult(payload);
+  showResult(payload, before?.session === payload.session);
   $("gameover").hidden = !status.over;
   $("gameover-text").textContent = status.message;
   announce(before, payload);
@@ -236,12 +236,16 @@ function announce(before, payload) {
   if (text !== said.textContent || moved) said.textContent = text;
 }
 
-// Machine play says how sure it is: "proven", or "best found in 2.1 s" and why.
-function showResult(payload) {
+// Machine play says how sure it is: "proven", or "best found in 2.1 s" and why. The note
+// is about the current position; after the next move the last one stays laid out unseen
+// (in the same game), so that the status line keeps its height from move to move.
+function showResult(payload, sameGame) {
   const note = $("ai-note");
   const result = payload.result;
-  note.hidden = !result;
+  note.classList.toggle("stale", !result);
+  if (!sameGame) note.hidden = !result;
   if (!result) return;
+  note.hidden = false;
   const who = payload.ai_move ? `AI (${payload.ai_level}) played ${payload.ai_move}` : "Solution";
   note.textContent = `${who}: ${result.words}`;
   note.title = result.note || "";
@@ -334,8 +338,9 @@ function showNotice(message, kind = "error") {
 
 function setThinking(value, label = "AI is thinking…") {
   thinking = value;
-  $("thinking").hidden = !value;
-  $("cancel-thinking").hidden = !value || !current;
+  $("status").classList.toggle("busy", value);
+  // Idle, it is laid out unseen (the line keeps one height); nothing to cancel before a game.
+  $("cancel-thinking").hidden = value && !current;
   $("thinking").textContent = label;
   if (board) board.setEnabled(!value && seatToMove() === PERSON);
   if (current) updateButtons();
@@ -453,7 +458,7 @@ function drawPosition(view, text) {
   $("status-text").textContent = text;
   $("gameover").hidden = true;
   $("swatch").hidden = true;
-  $("ai-note").hidden = true;  // the note is about the current position
+  $("ai-note").classList.add("stale");  // the note is about the current position
 }
 
 function isPuzzle() {
