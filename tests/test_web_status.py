@@ -118,3 +118,50 @@ def test_the_ai_note_keeps_its_line_from_move_to_move(browser, server_url, width
         assert all(layout == pytest.approx(layouts[0], abs=0.5) for layout in layouts), layouts
     finally:
         context.close()
+
+
+# Where the page says some words: the elements shown with them in their own text (what is
+# read only by screen readers aside), and the live regions that hold them (what a screen
+# reader says by itself when they change).
+SAID = """(words) => {
+  const own = (node) => [...node.childNodes]
+    .some((child) => child.nodeType === 3 && child.textContent.includes(words));
+  const name = (node) => node.id || node.tagName.toLowerCase();
+  const shown = [...document.body.querySelectorAll("*")].filter((node) => own(node)
+    && !node.closest(".visually-hidden") && node.checkVisibility({ visibilityProperty: true }));
+  const regions = '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]';
+  const live = [...document.querySelectorAll(regions)]
+    .filter((node) => node.textContent.includes(words)
+      && (node.matches(".visually-hidden") || node.checkVisibility({ visibilityProperty: true })));
+  return { shown: shown.map(name), live: live.map(name) };
+}"""
+ENDS = {
+    # X completes column a by a click.
+    "tictactoe-won": ("/play/tictactoe?id=tictactoe::3/3/3&moves=a1+b1+a2+b2", "6", "X wins!"),
+    # X does not block column 2: the AI (O) completes it.
+    "trilobite-lost": ("/play/trilobite?id=trilobite::7/7/7/7/7/7&moves=1+2+7+2+1+2"
+                       "&seats=person,perfect", "7", "O wins!"),
+}
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("end", ENDS)
+def test_the_end_of_a_game_is_said_once(browser, server_url, end, width, height):
+    """Once on the page (the banner with Play again, in the status words' place) and once to
+    a screen reader (the move and the result, in one live region)."""
+    path, move, words = ENDS[end]
+    context, page = open_game(browser, server_url, path, width, height)
+    try:
+        if end.startswith("tictactoe"):
+            page.locator(f'[data-cell="{move}"]').click()
+        else:
+            page.keyboard.press(move)
+        expect(page.locator("#gameover")).to_be_visible(timeout=20000)
+        expect(page.locator("#gameover-text")).to_have_text(words)
+        expect(page.locator("#announce")).to_contain_text(words)
+        expect(page.locator("#again")).to_be_visible()
+        shot(page, f"{end}-{width}x{height}")
+        said = page.evaluate(SAID, words)
+        assert said == {"shown": ["gameover-text"], "live": ["announce"]}, said
+    finally:
+        context.close()

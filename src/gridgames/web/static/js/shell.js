@@ -203,6 +203,7 @@ function show(payload, { animate = false } = {}) {
   showResult(payload, before?.session === payload.session);
   $("gameover").hidden = !status.over;
   $("gameover-text").textContent = status.message;
+  $("status").classList.toggle("over", status.over);  // the banner says it, in the words' place
   announce(before, payload);
   updateButtons();
   updateUrl();
@@ -457,6 +458,7 @@ function drawPosition(view, text) {
   board.setEnabled(false);
   $("status-text").textContent = text;
   $("gameover").hidden = true;
+  $("status").classList.remove("over");
   $("swatch").hidden = true;
   $("ai-note").classList.add("stale");  // the note is about the current position
 }
