@@ -20,11 +20,12 @@ from gridgames.games.trilobite.book import (
     Book,
     BookShelf,
     book_name,
+    child_positions,
     decode_key,
     mirror,
     position_key,
 )
-from gridgames.games.trilobite.bookbuild import Builder, walk
+from gridgames.games.trilobite.bookbuild import Builder, children_values, walk
 from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
 
 SMALL = (5, 4, 4)  # small enough to build a whole book in a second
@@ -159,3 +160,31 @@ def test_book_commands(tmp_path):
         done = run_cli("trilobite", "book", *bad, cwd=tmp_path)
         assert done.returncode == 2 and "Traceback" not in done.stderr, bad
         assert done.stderr.strip().count("\n") == 0, done.stderr
+
+
+def test_a_ply_is_built_from_the_lines_two_perfect_players_play_first(tmp_path):
+    """A partial ply is worth most where strong players go: the families of the book nodes
+    both sides reach playing only best moves come before the others."""
+    book = build(tmp_path, 4)
+    g, entries = book.g, book.entries()
+    ply, families, _ = walk(entries, g, 5)
+    assert ply == 5
+    main = {0: (0, 0, 0)}  # both sides play only their best moves (ties included)
+    for _ in range(ply):
+        following = {}
+        for node in main.values():
+            values = children_values(entries, node, g)
+            top = max(values.values())
+            for col, child, child_mask, wins in child_positions(*node[:2], g):
+                if values[col] == top and not wins:
+                    following[position_key(child, child_mask, g)] = (child, child_mask,
+                                                                     node[2] + 1)
+        main = following
+    children = {position_key(child, child_mask, g)
+                for current, mask, _ in main.values()
+                for _, child, child_mask, _ in child_positions(current, mask, g)}
+    keys = [{position_key(current, mask, g) for current, mask, _ in family}
+            for family in families]
+    on_main = [family <= children for family in keys]
+    assert 0 < sum(on_main) < len(on_main)
+    assert on_main == sorted(on_main, reverse=True)  # those of the main lines, then the rest

@@ -28,6 +28,9 @@ from gridgames.games.trilobite.bitboard import Geometry, geometry
 from gridgames.games.trilobite.book import Book, child_positions, column_values, position_key
 
 Position = tuple[int, int, int]  # current, mask, moves
+# A position of a tree, with how many of the other side's moves on the way were off its best
+# (or not known to be best): 0 on the lines two perfect players play.
+Node = tuple[Position, int]
 
 
 def children_values(book_entries: dict[int, int], node: Position,
@@ -37,19 +40,22 @@ def children_values(book_entries: dict[int, int], node: Position,
                          *node, g)
 
 
-def _follow(nodes: dict[int, Position], g: Geometry, keep: Callable[[Position], set[int]]
-            ) -> dict[int, Position]:
+def _follow(nodes: dict[int, Node], g: Geometry,
+            strays: Callable[[Position], dict[int, int]]) -> dict[int, Node]:
     """The next ply: the children (not ended by the move) of each node in the columns
-    `keep` gives, one per mirror pair."""
-    out: dict[int, Position] = {}
+    `strays` gives (column -> 1 when the move is off the mover's best, else 0), one per
+    mirror pair, each with the fewest moves off the best that reach it."""
+    out: dict[int, Node] = {}
     for key in sorted(nodes):
-        node = nodes[key]
+        node, strayed = nodes[key]
         current, mask, moves = node
-        columns = keep(node)
+        columns = strays(node)
         for col, child, child_mask, wins in child_positions(current, mask, g):
             if col in columns and not wins and moves + 1 < g.cells:
-                out.setdefault(position_key(child, child_mask, g),
-                               (child, child_mask, moves + 1))
+                child_key = position_key(child, child_mask, g)
+                count = strayed + columns[col]
+                if child_key not in out or count < out[child_key][1]:
+                    out[child_key] = ((child, child_mask, moves + 1), count)
     return out
 
 
@@ -60,15 +66,16 @@ def walk(book_entries: dict[int, int], g: Geometry, depth: int
     share most of their subtrees, so one process solving a family in a row with one table
     does a third of the work of solving them apart (measured on the 7 children of 4435:
     11 s against 32 s). Plies complete is depth + 1 when nothing is missing."""
-    root: dict[int, Position] = {0: (0, 0, 0)}
+    root: dict[int, Node] = {0: ((0, 0, 0), 0)}
     trees = [dict(root), dict(root)]  # colour 0's tree, colour 1's
     seen = 0
     for ply in range(depth + 1):
         perfect = ply % 2  # the colour to move at this ply
         families: list[list[Position]] = []
         claimed: set[int] = set()
-        for key in sorted(trees[perfect]):
-            current, mask, moves = trees[perfect][key]
+        # The lines strong players meet first: a partial ply is worth most there.
+        for key in sorted(trees[perfect], key=lambda k: (trees[perfect][k][1], k)):
+            (current, mask, moves), _ = trees[perfect][key]
             seen += 1
             family = []
             for _, child, child_mask, wins in child_positions(current, mask, g):
@@ -83,13 +90,14 @@ def walk(book_entries: dict[int, int], g: Geometry, depth: int
             return ply, families, seen
 
         def best(node: Position) -> set[int]:
-            values = children_values(book_entries, node, g)
-            top = max(values.values())
+            values = children_values(book_entries, node, g) or {}
+            top = max(values.values(), default=None)
             return {col for col, v in values.items() if v == top}
 
-        trees[perfect] = _follow(trees[perfect], g, best)
+        trees[perfect] = _follow(trees[perfect], g, lambda node: dict.fromkeys(best(node), 0))
         other = 1 - perfect
-        trees[other] = _follow(trees[other], g, lambda node: set(range(g.width)))
+        trees[other] = _follow(trees[other], g, lambda node: {
+            col: int(col not in best(node)) for col in range(g.width)})
     return depth + 1, [], seen
 
 
