@@ -210,3 +210,35 @@ def test_replay_and_dialogs_fit_every_screen(browser, server_url, width, height)
         assert not errors
     finally:
         context.close()
+
+
+# The settings dialog shows all of itself without scrolling: its buttons too (on a phone held
+# sideways Trilobite's scrolled 50 px, its buttons out of sight), and a refusal's message.
+SCROLLS = """() => { const dialog = document.querySelector("dialog[open]");
+  return { scrollHeight: dialog.scrollHeight, clientHeight: dialog.clientHeight }; }"""
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_settings_fit_without_scrolling(browser, server_url, game, width, height):
+    context, page, errors = open_page(browser, server_url, game, width, height, "light")
+    try:
+        page.locator("#settings").click()
+        expect(page.locator("#settings-dialog")).to_be_visible()
+        states = [("", page.evaluate(SCROLLS))]
+        number = page.locator("#params-fields input[type=number]")
+        if number.count():  # a size the game refuses: its message shows in the dialog
+            number.first.fill("999")
+            page.locator("#start-new").click()
+            expect(page.locator("#settings-error")).not_to_be_empty()
+            states.append(("-refused", page.evaluate(SCROLLS)))
+        (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "screens" / f"{game}-settings-{width}x{height}.png"))
+        fits = page.evaluate(DIALOG_FITS)
+        assert fits["inside"] and not fits["sideways"], fits
+        for state, sizes in states:
+            print(f"{game}{state} settings at {width}x{height}: {sizes}")
+            assert sizes["scrollHeight"] <= sizes["clientHeight"] + 1, (state, sizes)
+        assert not errors
+    finally:
+        context.close()
