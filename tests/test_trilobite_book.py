@@ -4,8 +4,10 @@ AI, and the commands."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -188,3 +190,41 @@ def test_a_ply_is_built_from_the_lines_two_perfect_players_play_first(tmp_path):
     on_main = [family <= children for family in keys]
     assert 0 < sum(on_main) < len(on_main)
     assert on_main == sorted(on_main, reverse=True)  # those of the main lines, then the rest
+
+
+def test_a_build_stopped_by_kill_saves_and_stops_its_workers(tmp_path):
+    """`kill` (SIGTERM) during a build: the book is saved, the command says how to go on,
+    and no worker process is left solving the rest of the ply."""
+    out = tmp_path / "killed.book"
+    build = subprocess.Popen(
+        [sys.executable, "-m", "gridgames", "trilobite", "book", "build", "--depth", "6",
+         "--out", str(out), "--workers", "2", "--memory", "16"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    deadline = time.monotonic() + 120
+    while len(workers) < 2 and time.monotonic() < deadline:  # both started solving
+        time.sleep(0.2)
+        workers = children_of(build.pid)
+    assert len(workers) >= 2, "the build's workers did not start"
+    time.sleep(2)
+    build.send_signal(signal.SIGTERM)
+    _, err = build.communicate(timeout=60)
+    assert build.returncode == 130 and "Traceback" not in err
+    assert "run the same command again to go on" in err
+    assert Book.load(out).width == 7
+    time.sleep(1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()
+                and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]]
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found

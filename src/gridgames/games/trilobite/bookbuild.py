@@ -18,6 +18,9 @@ work or the number of processes.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -101,13 +104,19 @@ def walk(book_entries: dict[int, int], g: Geometry, depth: int
     return depth + 1, [], seen
 
 
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt
+
+
 def _worker(shape: tuple[int, int, int], memory_mb: float, tasks, answers) -> None:
     """A build process: solves families of positions from `tasks`, one after the other with
-    one table, until it gets None."""
+    one table, until it gets None, or its parent is gone (killed outright: the queue holds
+    a whole ply's work nobody would read)."""
     from gridgames.games.trilobite.solver import make_solver
 
+    parent = os.getppid()
     solver = make_solver(*shape, memory_mb=memory_mb)
-    while (family := tasks.get()) is not None:
+    while os.getppid() == parent and (family := tasks.get()) is not None:
         for position in family:
             answers.put((position, solver.solve(*position)))
 
@@ -142,7 +151,18 @@ class Builder:
         return book
 
     def run(self) -> Book:
-        """Until the book is complete to `depth`; an interruption (Ctrl+C) saves first."""
+        """Until the book is complete to `depth`; an interruption (Ctrl+C, or `kill`'s
+        SIGTERM) saves first and stops the worker processes."""
+        if threading.current_thread() is not threading.main_thread():
+            return self._run()
+        # SIGTERM's default ends this process at once and leaves the workers solving on.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            return self._run()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    def _run(self) -> Book:
         ctx = multiprocessing.get_context("spawn")
         tasks, answers = ctx.Queue(), ctx.Queue()
         procs = [ctx.Process(target=_worker, args=(self.shape, self.memory_mb, tasks, answers),
