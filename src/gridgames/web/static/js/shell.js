@@ -639,6 +639,7 @@ async function cancelThinking() {
 
 function wireControls() {
   $("cancel-thinking").addEventListener("click", cancelThinking);
+  $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   $("play-online").addEventListener("click", playOnline);
   $("share").addEventListener("click", shareWatch);
   $("draw").addEventListener("click", () => linkAction("offer", { kind: "draw" }));
