@@ -177,6 +177,92 @@ def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tup
     return tuple(dist)
 
 
+@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
+def _unplaced_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
+                     held: tuple[int, ...]) -> tuple[int, ...]:
+    """_heart_pushes (sealed) where a heart stops only where something may stop it without a
+    push made for it: a heart slides until blocked, so a stop needs the next cell blocked by
+    the edge, a tree, a lasting mountain, what holds it now (`held`: the objects on cells no
+    heart can be on, the only cells that matter) or a heart (any cell a heart can get home
+    from). A cell no heart can get home from holds a heart in no position a push makes on
+    the way to a win, so a stop against it, empty now, needs an ice block or bomb pushed
+    there first: a push that moves no heart."""
+    far = _heart_pushes(trees, houses, lasting, True)
+    walls, house_set = set(trees) | set(lasting), set(houses)
+    forever = house_set | set(lasting)
+    stoppers = walls | set(held) | {c for c in range(GRID.size) if far[c] < NEVER}
+    dist = [NEVER] * GRID.size
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(GRID.size):
+            if cell in walls or cell in house_set:
+                continue
+            best = dist[cell]
+            for d in DIRS:
+                stand = step(cell, BEHIND[d])
+                if stand is None or stand in house_set or stand in lasting \
+                        or _access(stand, cell, forever, ()) >= NEVER:
+                    continue
+                at = step(cell, d)
+                while at is not None and at not in walls:
+                    if at in house_set:
+                        best = 1
+                        break
+                    beyond = step(at, d)
+                    if beyond is None or beyond in stoppers:
+                        best = min(best, 1 + dist[at])
+                    at = beyond
+            if best < dist[cell]:
+                dist[cell] = best
+                changed = True
+    return tuple(dist)
+
+
+def _bomb_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
+                 bombable: tuple[int, ...]) -> tuple[int, ...]:
+    """For a bomb on every cell: the fewest pushes to meet a standing bombable mountain in a
+    relaxed game like the hearts' (it may stop anywhere on its line and pass any standing
+    mountain, as if bombed already; trees, houses, lasting mountains and the edge stop it).
+    Every mountain bombed takes a bomb of its own, so each such bomb makes at least this
+    many pushes."""
+    walls, standing = set(trees) | set(lasting) | set(houses), set(bombable)
+    dist = [NEVER] * GRID.size
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(GRID.size):
+            if cell in walls:
+                continue
+            best = dist[cell]
+            for d in DIRS:
+                stand = step(cell, BEHIND[d])
+                if stand is None or stand in houses or stand in lasting:
+                    continue
+                at = step(cell, d)
+                while at is not None and at not in walls:
+                    if at in standing:
+                        best = 1
+                        break
+                    best = min(best, 1 + dist[at])
+                    at = step(at, d)
+            if best < dist[cell]:
+                dist[cell] = best
+                changed = True
+    return tuple(dist)
+
+
+def _least_bomb_pushes(board: tuple[int, ...] | bytes, bomb_far: tuple[int, ...],
+                       needed: int) -> int:
+    """The pushes of `needed` mountains bombed: as many bombs go off, each at least its own
+    fewest pushes, so at least the sum of the `needed` least (NEVER: too few bombs can)."""
+    ways = sorted(bomb_far[c] for c, t in enumerate(board) if t == BOMB)
+    if needed > len(ways) or (needed and ways[needed - 1] >= NEVER):
+        return NEVER
+    return sum(ways[:needed])
+
+
 def _access(stand: int, heart: int, forever: set[int], standing: tuple[int, ...] | set[int]) -> int:
     """What the penguin needs to get to `stand` to push a heart that came to `heart`: 0 when
     a neighbour other than the heart's cell may be walkable, 1 when only a bombable mountain
@@ -212,7 +298,9 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
     pushes, plus a push for each ice block on a cell some heart cannot do without, plus the
     bombs that must be pushed: the most of those on such cells, of the mountains on such
     cells, of the mountains some heart's way needs bombed, and of the pushes some heart
-    must make beyond its least to keep its way's bombs down (_joint_pushes)."""
+    must make beyond its least to keep its way's bombs down (_joint_pushes). Mountains
+    bombed count each bomb's own fewest pushes to meet one (_bomb_pushes). And a stop
+    against a cell no heart can be on needs an object pushed there (_unplaced_pushes)."""
     hearts = [c for c, t in enumerate(board) if t == HEART]
     if not hearts:
         return 0
@@ -239,9 +327,18 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
             ice += tile == ICE
             bombs += tile == BOMB
             mountains += tile == MOUNTAIN
-    if max(mountains, most_crossed) > board.count(BOMB):
+    bomb_far = _bomb_pushes(trees, houses, lasting, standing)
+    bombed = _least_bomb_pushes(board, bomb_far, max(mountains, most_crossed))
+    if bombed >= NEVER:
         return NEVER
-    return total + ice + max(bombs, mountains, most_crossed, way_bombs)
+    # A heart whose every fewest-push way stops against a cell an ice block or bomb must be
+    # pushed to first: one push more, of an object that is no heart (maybe the ice or a
+    # bomb counted already, so the larger of the two, not the sum).
+    held = tuple(c for c, t in enumerate(board)
+                 if t in (ICE, BOMB, MOUNTAIN) and far[c] >= NEVER and c not in lasting)
+    unplaced = _unplaced_pushes(trees, houses, lasting, held)
+    placed = int(any(unplaced[h] > far[h] for h in hearts))
+    return total + max(ice + max(bombs, bombed, way_bombs), placed)
 
 
 def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:
