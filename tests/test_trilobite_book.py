@@ -27,7 +27,7 @@ from gridgames.games.trilobite.book import (
     mirror,
     position_key,
 )
-from gridgames.games.trilobite.bookbuild import Builder, children_values, walk
+from gridgames.games.trilobite.bookbuild import Builder, children_values, next_work, walk
 from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
 
 SMALL = (5, 4, 4)  # small enough to build a whole book in a second
@@ -164,15 +164,14 @@ def test_book_commands(tmp_path):
         assert done.stderr.strip().count("\n") == 0, done.stderr
 
 
-def test_a_ply_is_built_from_the_lines_two_perfect_players_play_first(tmp_path):
-    """A partial ply is worth most where strong players go: the families of the book nodes
-    both sides reach playing only best moves come before the others."""
+def test_the_build_goes_first_where_two_perfect_players_go(tmp_path):
+    """A book cut short is worth most where strong players go: the build's next work is the
+    children of the book nodes both sides reach playing only best moves (ties included), and
+    within a ply those families come before the others."""
     book = build(tmp_path, 4)
     g, entries = book.g, book.entries()
-    ply, families, _ = walk(entries, g, 5)
-    assert ply == 5
-    main = {0: (0, 0, 0)}  # both sides play only their best moves (ties included)
-    for _ in range(ply):
+    main = {0: (0, 0, 0)}
+    for _ in range(5):
         following = {}
         for node in main.values():
             values = children_values(entries, node, g)
@@ -184,12 +183,14 @@ def test_a_ply_is_built_from_the_lines_two_perfect_players_play_first(tmp_path):
         main = following
     children = {position_key(child, child_mask, g)
                 for current, mask, _ in main.values()
-                for _, child, child_mask, _ in child_positions(current, mask, g)}
-    keys = [{position_key(current, mask, g) for current, mask, _ in family}
-            for family in families]
-    on_main = [family <= children for family in keys]
+                for _, child, child_mask, wins in child_positions(current, mask, g) if not wins}
+    ply, strays, families = next_work(entries, g, 5)
+    assert (ply, strays) == (5, 0)
+    assert {position_key(c, m, g) for family in families for c, m, _ in family} == children
+    _, every, _ = walk(entries, g, 5)  # every line of ply 5: those of the main lines first
+    on_main = [all(position_key(c, m, g) in children for c, m, _ in family) for family in every]
     assert 0 < sum(on_main) < len(on_main)
-    assert on_main == sorted(on_main, reverse=True)  # those of the main lines, then the rest
+    assert on_main == sorted(on_main, reverse=True)
 
 
 def test_a_build_stopped_by_kill_saves_and_stops_its_workers(tmp_path):

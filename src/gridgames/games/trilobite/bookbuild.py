@@ -9,6 +9,11 @@ every column's score. The walk goes ply by ply; a ply's best moves are known onc
 book nodes are scored, so the work is: walk as far as the book allows, solve the children
 missing there, and walk again.
 
+The order: the lines strong players meet first. Each position of a tree counts the other
+side's moves on its way that were off that side's best (0 on the lines two perfect players
+play); the build first completes every ply up to `depth` for the lines with no such move,
+then with at most one, and so on, so a book cut short is deep where games go.
+
 Resuming needs nothing but the book: the walk is a function of the scores it holds, so a
 partial book (saved every `save_seconds` and at each ply) is valid, usable, and continued by
 the next build. The scores are exact, so the content does not depend on the order of the
@@ -62,13 +67,25 @@ def _follow(nodes: dict[int, Node], g: Geometry,
     return out
 
 
-def walk(book_entries: dict[int, int], g: Geometry, depth: int
+def next_work(book_entries: dict[int, int], g: Geometry, depth: int
+              ) -> tuple[int, int, list[list[Position]]] | None:
+    """(ply, strays, families): the children to solve next, on the lines with the fewest
+    moves off the best (`strays`) that still miss some; None when the book is complete."""
+    for strays in range(depth + 2):  # depth + 1 strays: every line
+        ply, families, _ = walk(book_entries, g, depth, strays)
+        if families:
+            return ply, strays, families
+    return None
+
+
+def walk(book_entries: dict[int, int], g: Geometry, depth: int, strays: int | None = None
          ) -> tuple[int, list[list[Position]], int]:
-    """(plies complete, the children to solve next, book nodes seen). The children come in
-    families, one per book node (a child two nodes share is in the first one's): siblings
-    share most of their subtrees, so one process solving a family in a row with one table
-    does a third of the work of solving them apart (measured on the 7 children of 4435:
-    11 s against 32 s). Plies complete is depth + 1 when nothing is missing."""
+    """(plies complete, the children to solve next, book nodes seen), on the lines with at
+    most `strays` moves off the best (None: all). The children come in families, one per
+    book node (a child two nodes share is in the first one's): siblings share most of their
+    subtrees, so one process solving a family in a row with one table does a third of the
+    work of solving them apart (measured on the 7 children of 4435: 11 s against 32 s).
+    Plies complete is depth + 1 when nothing is missing."""
     root: dict[int, Node] = {0: ((0, 0, 0), 0)}
     trees = [dict(root), dict(root)]  # colour 0's tree, colour 1's
     seen = 0
@@ -101,6 +118,9 @@ def walk(book_entries: dict[int, int], g: Geometry, depth: int
         other = 1 - perfect
         trees[other] = _follow(trees[other], g, lambda node: {
             col: int(col not in best(node)) for col in range(g.width)})
+        if strays is not None:
+            trees[other] = {key: node for key, node in trees[other].items()
+                            if node[1] <= strays}
     return depth + 1, [], seen
 
 
@@ -170,12 +190,12 @@ class Builder:
         for proc in procs:
             proc.start()
         try:
-            while True:
-                ply, families, _ = walk(self.entries, self.g, self.depth)
-                if not families:
-                    break
+            while (work := next_work(self.entries, self.g, self.depth)) is not None:
+                ply, strays, families = work
                 count = sum(len(family) for family in families)
-                self.say(f"ply {ply}: {count:,} positions to solve")
+                lines = "every line" if strays > self.depth else \
+                    f"lines with {strays} or fewer moves off the best"
+                self.say(f"ply {ply} ({lines}): {count:,} positions to solve")
                 self._solve_all(families, tasks, answers, ply)
                 self.save()
         except KeyboardInterrupt:
