@@ -274,6 +274,9 @@ def test_best_columns_agree_with_every_columns_exact_score():
             top = max(s for s in scores if s is not None)
             want = (top, [c for c, s in enumerate(scores) if s == top])
             assert best_columns(solver, current, mask, moves) == want, text
+            # With no nodes for ties once one column is proven best: that column only.
+            first = best_columns(solver, current, mask, moves, tie_budget=0)
+            assert first[0] == top and len(first[1]) == 1 and first[1][0] in want[1], text
             checked += 1
     solver = make_solver(7, 6, 4, 16)
     assert best_columns(solver, *parse_moves(solver.g, "44"), budget=1000) is None
