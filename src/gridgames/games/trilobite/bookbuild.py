@@ -32,6 +32,7 @@ from pathlib import Path
 
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
+from gridgames.core.words import count as count_words
 from gridgames.games.trilobite.bitboard import Geometry, geometry
 from gridgames.games.trilobite.book import Book, child_positions, column_values, position_key
 
@@ -193,8 +194,9 @@ class Builder:
             while (work := next_work(self.entries, self.g, self.depth)) is not None:
                 ply, strays, families = work
                 count = sum(len(family) for family in families)
-                lines = "every line" if strays > self.depth else \
-                    f"lines with {strays} or fewer moves off the best"
+                lines = ("every line" if strays > self.depth else
+                         "the lines of two perfect players" if strays == 0 else
+                         f"lines with at most {count_words(strays, 'move')} off the best")
                 self.say(f"ply {ply} ({lines}): {count:,} positions to solve")
                 self._solve_all(families, tasks, answers, ply)
                 self.save()
