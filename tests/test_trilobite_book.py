@@ -27,7 +27,13 @@ from gridgames.games.trilobite.book import (
     mirror,
     position_key,
 )
-from gridgames.games.trilobite.bookbuild import Builder, children_values, next_work, walk
+from gridgames.games.trilobite.bookbuild import (
+    Builder,
+    children_values,
+    lines_done,
+    next_work,
+    walk,
+)
 from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
 
 SMALL = (5, 4, 4)  # small enough to build a whole book in a second
@@ -187,6 +193,13 @@ def test_the_build_goes_first_where_two_perfect_players_go(tmp_path):
     ply, strays, families = next_work(entries, g, 5)
     assert (ply, strays) == (5, 0)
     assert {position_key(c, m, g) for family in families for c, m, _ in family} == children
+    # A book with only those: `book info` says the main lines are complete.
+    whole = build(tmp_path, 5, "whole.book").entries()
+    part = {key: score for key, score in whole.items()
+            if key in entries or key in children}
+    assert lines_done(Book.of_entries(*SMALL, part, 5, 5)) == \
+        "the lines of two perfect players are complete to book nodes of 5 stones"
+    assert lines_done(Book.of_entries(*SMALL, entries, 5, 5)) == ""
     _, every, _ = walk(entries, g, 5)  # every line of ply 5: those of the main lines first
     on_main = [all(position_key(c, m, g) in children for c, m, _ in family) for family in every]
     assert 0 < sum(on_main) < len(on_main)

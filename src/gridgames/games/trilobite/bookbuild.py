@@ -79,6 +79,22 @@ def next_work(book_entries: dict[int, int], g: Geometry, depth: int
     return None
 
 
+def lines_done(book: Book) -> str:
+    """Which lines are complete to the book's target depth, in words ('' when not even the
+    lines of two perfect players are)."""
+    entries, g = book.entries(), book.g
+    done = None
+    for strays in range(book.target + 2):
+        if walk(entries, g, book.target, strays)[1]:
+            break
+        done = strays
+    if done is None or done > book.target:
+        return ""
+    which = "the lines of two perfect players" if done == 0 else \
+        f"the lines with at most {count_words(done, 'move')} off the best"
+    return f"{which} are complete to book nodes of {book.target} stones"
+
+
 def walk(book_entries: dict[int, int], g: Geometry, depth: int, strays: int | None = None
          ) -> tuple[int, list[list[Position]], int]:
     """(plies complete, the children to solve next, book nodes seen), on the lines with at

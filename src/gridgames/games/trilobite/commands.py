@@ -150,5 +150,8 @@ def cmd_book_verify(args: argparse.Namespace, out: TextIO) -> None:
 
 def cmd_book_info(args: argparse.Namespace, out: TextIO) -> None:
     from gridgames.games.trilobite.book import describe
+    from gridgames.games.trilobite.bookbuild import lines_done
 
-    print(describe(_the_book(args)), file=out)
+    book = _the_book(args)
+    lines = lines_done(book) if book.depth <= book.target else ""
+    print(describe(book) + (f"; {lines}" if lines else ""), file=out)
