@@ -143,36 +143,6 @@ def test_the_bound_with_bombs_on_the_way_never_overestimates(monkeypatch):
     assert positions > 3000 and lifted > positions // 50 and travelled > positions // 100
 
 
-def open_board(rng: Rng) -> tuple[bytes, int]:
-    """Open boards with few trees and no mountains: a heart often stops only against an ice
-    block pushed there for it."""
-    board, penguin = scatter(rng, [(HOUSE, 1, 1), (HEART, 1, 2), (TREE, 0, 3), (ICE, 1, 3)])
-    return bytes(board), penguin
-
-
-def test_the_bound_with_stops_to_place_never_overestimates(monkeypatch):
-    rng = Rng("polar bound stops")
-    boards = positions = placed = 0
-    while boards < 20:
-        board, penguin = open_board(rng)
-        distance = fewest_pushes_everywhere(board, penguin, cap=1500)
-        if distance is None or all(d == NEVER for d in distance.values()):
-            continue
-        boards += 1
-        search = fast.Search(board, penguin, True)
-        for key, true in distance.items():
-            cells = key[:-1]
-            bound = bound_of(key, region_key(board, penguin), penguin)
-            assert bound <= true, (cells, bound, true)
-            assert fast.bound(cells, search, _NXT) == push_bound(cells)
-            positions += 1
-            with monkeypatch.context() as patch:  # the bound without the stops placed
-                patch.setattr(analysis, "_unplaced_pushes", lambda *layout: (0,) * GRID.size)
-                placed += bound > bound_of(key, region_key(board, penguin), penguin)
-    # A stop against a cell no heart can be on (an object pushed there first) must count.
-    assert positions > 2000 and placed > positions // 100
-
-
 def hearts_only(cells: bytes) -> int:
     """The old bound's main part: the hearts' relaxed pushes alone."""
     from gridgames.games.polar.analysis import heart_pushes
@@ -216,15 +186,3 @@ def test_a_bomb_counts_its_own_pushes_to_the_mountain():
     assert push_bound(board) == 3
     assert fewest_pushes_everywhere(board, penguin, cap=5000)[region_key(board, penguin)] == 3
 
-
-def test_a_stop_against_a_cell_no_heart_can_be_on_costs_an_object_pushed_there():
-    # The heart must drop from row 1 into row 2 and stop there to slide into the house; row 3
-    # holds no heart that could ever get home, so something else must be pushed into it
-    # first: the ice (down to row 3). Heart: right, down, right: 4 in all, the bound 2 + 1.
-    rows = ["........................",
-            "....+....IT.............",
-            "..........H.............",
-            "........................"]
-    board, penguin = board_of(rows), 24
-    assert push_bound(board) == 3
-    assert fewest_pushes_everywhere(board, penguin, cap=5000)[region_key(board, penguin)] == 4

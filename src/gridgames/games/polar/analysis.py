@@ -178,48 +178,6 @@ def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tup
 
 
 @lru_cache(maxsize=256)
-@lru_cache(maxsize=4096)
-def _unplaced_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
-                     held: tuple[int, ...]) -> tuple[int, ...]:
-    """_heart_pushes (sealed) where a heart stops only where something may stop it without a
-    push made for it: a heart slides until blocked, so a stop needs the next cell blocked by
-    the edge, a tree, a lasting mountain, what holds it now (`held`: the objects on cells no
-    heart can be on, the only cells that matter) or a heart (any cell a heart can get home
-    from). A cell no heart can get home from holds a heart in no position a push makes on
-    the way to a win, so a stop against it, empty now, needs an ice block or bomb pushed
-    there first: a push that moves no heart."""
-    far = _heart_pushes(trees, houses, lasting, True)
-    walls, house_set = set(trees) | set(lasting), set(houses)
-    forever = house_set | set(lasting)
-    stoppers = walls | set(held) | {c for c in range(GRID.size) if far[c] < NEVER}
-    dist = [NEVER] * GRID.size
-    changed = True
-    while changed:
-        changed = False
-        for cell in range(GRID.size):
-            if cell in walls or cell in house_set:
-                continue
-            best = dist[cell]
-            for d in DIRS:
-                stand = step(cell, BEHIND[d])
-                if stand is None or stand in house_set or stand in lasting \
-                        or _access(stand, cell, forever, ()) >= NEVER:
-                    continue
-                at = step(cell, d)
-                while at is not None and at not in walls:
-                    if at in house_set:
-                        best = 1
-                        break
-                    beyond = step(at, d)
-                    if beyond is None or beyond in stoppers:
-                        best = min(best, 1 + dist[at])
-                    at = beyond
-            if best < dist[cell]:
-                dist[cell] = best
-                changed = True
-    return tuple(dist)
-
-
 def _bomb_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
                  bombable: tuple[int, ...]) -> tuple[int, ...]:
     """For a bomb on every cell: the fewest pushes to meet a standing bombable mountain in a
@@ -299,8 +257,7 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
     bombs that must be pushed: the most of those on such cells, of the mountains on such
     cells, of the mountains some heart's way needs bombed, and of the pushes some heart
     must make beyond its least to keep its way's bombs down (_joint_pushes). Mountains
-    bombed count each bomb's own fewest pushes to meet one (_bomb_pushes). And a stop
-    against a cell no heart can be on needs an object pushed there (_unplaced_pushes)."""
+    bombed count each bomb's own fewest pushes to meet one (_bomb_pushes)."""
     hearts = [c for c, t in enumerate(board) if t == HEART]
     if not hearts:
         return 0
@@ -331,14 +288,7 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
     bombed = _least_bomb_pushes(board, bomb_far, max(mountains, most_crossed))
     if bombed >= NEVER:
         return NEVER
-    # A heart whose every fewest-push way stops against a cell an ice block or bomb must be
-    # pushed to first: one push more, of an object that is no heart (maybe the ice or a
-    # bomb counted already, so the larger of the two, not the sum).
-    held = tuple(c for c, t in enumerate(board)
-                 if t in (ICE, BOMB, MOUNTAIN) and far[c] >= NEVER and c not in lasting)
-    unplaced = _unplaced_pushes(trees, houses, lasting, held)
-    placed = int(any(unplaced[h] > far[h] for h in hearts))
-    return total + max(ice + max(bombs, bombed, way_bombs), placed)
+    return total + ice + max(bombs, bombed, way_bombs)
 
 
 def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:

@@ -28,7 +28,6 @@ RUNNING, SOLVED, EXHAUSTED, FULL = range(4)
 # meta slots
 N_STATES, HEAP_N, EXPANDED, GOAL = range(4)
 TABLES = 4096  # relaxed tables kept, one per set of mountains standing
-PLACES = 1 << 16  # placing masks kept, one per mountains standing and objects held
 G_BITS = 24  # heap key: priority in the high bits, then (2^24 - 1 - g): deeper first on ties
 
 
@@ -388,56 +387,6 @@ def _bomb_far(cells, bombable, nxt, never, out):
 
 
 @njit(cache=True)
-def _unplaced(cells, bombable, nxt, never, far, mask):
-    """analysis._unplaced_pushes, kept as a mask of the cells where it is above far (a heart
-    there needs an object pushed to some cell first: a stop against a cell no heart can be
-    on, empty now). A stop is free against the edge, a tree, any mountain, ice or bomb (a
-    standing one where no heart can be is held, elsewhere a heart could be there too) and any
-    cell a heart can get home from."""
-    dist = np.empty(CELLS, np.int32)
-    for i in range(CELLS):
-        dist[i] = never
-    changed = True
-    while changed:
-        changed = False
-        for c in range(CELLS):
-            t = cells[c]
-            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
-                continue
-            best = dist[c]
-            for d in range(4):
-                stand = nxt[c, d ^ 1]
-                if stand < 0 or cells[stand] == HOUSE or (
-                        cells[stand] == MOUNTAIN and not bombable[stand]):
-                    continue
-                if _access(cells, bombable, nxt, never, stand, c, -1) >= never:
-                    continue
-                at = nxt[c, d]
-                while at >= 0:
-                    ta = cells[at]
-                    if ta == TREE or (ta == MOUNTAIN and not bombable[at]):
-                        break
-                    if ta == HOUSE:
-                        best = 1
-                        break
-                    beyond = nxt[at, d]
-                    stops = beyond < 0 or far[beyond] < never
-                    if not stops:
-                        tb = cells[beyond]
-                        stops = tb == TREE or tb == MOUNTAIN or tb == ICE or tb == BOMB
-                    if stops and dist[at] < never:
-                        best = min(best, 1 + dist[at])
-                    at = beyond
-            if best < dist[c]:
-                dist[c] = best
-                changed = True
-    mask[0] = mask[1] = 0
-    for i in range(CELLS):
-        if dist[i] > far[i]:
-            mask[i // 48] |= np.int64(1) << np.int64(i % 48)
-
-
-@njit(cache=True)
 def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far, sealed):
     """One table row: the relaxed pushes (far), the mountains crossed, and for every cell
     that can hold an object, the cells from which a heart still gets home with that cell
@@ -462,7 +411,7 @@ def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far,
 
 @njit(cache=True)
 def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_rows, reach_rows,
-           joint_rows, bomb_rows, places, place_keys, place_masks, scratch, objects):
+           joint_rows, bomb_rows, scratch, objects):
     """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
     push for each ice block on a cell some heart cannot get home without, plus the bombs such
     cells need. The table rows depend on which mountains still stand and whether a bomb is
@@ -534,11 +483,7 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
                                 never)
     if bombed >= never:
         return never
-    extra = ice + max(bombs_needed, bombed, way_bombs)
-    if extra == 0 and _needs_placing(cells, key, far, scratch, nxt, never, heart0, heart1,
-                                     places, place_keys, place_masks):
-        extra = 1
-    return total + extra
+    return total + ice + max(bombs_needed, bombed, way_bombs)
 
 
 @njit(cache=True)
@@ -565,39 +510,6 @@ def _least_bomb_pushes(cells, bomb_far, needed, never):
     return total
 
 
-@njit(cache=True)
-def _needs_placing(cells, key, far, bombable, nxt, never, heart0, heart1, places, place_keys,
-                   place_masks):
-    """Some heart needs an object pushed to a stop first (analysis._unplaced_pushes). The
-    mask depends on the mountains (key) and the objects on cells no heart can be on, so it is
-    cached by those (a hash, checked against the stored key and cells)."""
-    held0 = np.int64(0)
-    held1 = np.int64(0)
-    for i in range(CELLS):
-        t = cells[i]
-        if far[i] >= never and (t == ICE or t == BOMB):
-            if i < 48:
-                held0 |= np.int64(1) << np.int64(i)
-            else:
-                held1 |= np.int64(1) << np.int64(i - 48)
-    h = (key * 0x1E3779B97F4A7C15) ^ (held0 * 0x3F58476D1CE4E5B9) ^ (held1 * 0x14D049BB133111EB)
-    h &= 0x3FFFFFFFFFFFFFFF
-    row = -1
-    if h in places:
-        row = places[h]
-        if place_keys[row, 0] != key or place_keys[row, 1] != held0 \
-                or place_keys[row, 2] != held1:
-            row = -1  # another position with the same hash: work it out afresh
-    if row < 0:
-        row = place_keys.shape[0] - 1  # full or clashing: recompute into the last row
-        if h not in places and len(places) < row:
-            row = len(places)
-            places[h] = row
-        place_keys[row, 0], place_keys[row, 1], place_keys[row, 2] = key, held0, held1
-        _unplaced(cells, bombable, nxt, never, far, place_masks[row])
-    return (heart0 & place_masks[row, 0]) != 0 or (heart1 & place_masks[row, 1]) != 0
-
-
 def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
     """The kernel's bound of a board, with a search's tables (the tests compare it with
     analysis.push_bound)."""
@@ -605,8 +517,7 @@ def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
     row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
     return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.tables,
                       search.far_rows, search.crossed_rows, search.reach_rows,
-                      search.joint_rows, search.bomb_rows, search.places,
-                      search.place_keys, search.place_masks, np.zeros(CELLS, np.uint8), True))
+                      search.joint_rows, search.bomb_rows, np.zeros(CELLS, np.uint8), True))
 
 
 ATOMS = 5 * CELLS  # novelty facts: ice, heart or bomb on a cell, a mountain gone, the penguin
@@ -731,7 +642,7 @@ def rehash(hashes, n, table):
 def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
         heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, limit, slice_size,
         child8, child64, mountain_id, bombable, tables, far_rows, crossed_rows, reach_rows,
-        joint_rows, bomb_rows, places, place_keys, place_masks, seen1, seen2):
+        joint_rows, bomb_rows, seen1, seen2):
     """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
     or FULL (grow the arrays and call again).
 
@@ -780,8 +691,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 if not _push(child8, target, d, nxt):
                     continue
                 h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
-                           crossed_rows, reach_rows, joint_rows, bomb_rows, places, place_keys,
-                           place_masks, scratch, not width)
+                           crossed_rows, reach_rows, joint_rows, bomb_rows, scratch, not width)
                 if h >= never:
                     continue
                 if not count_pushes and h > 0:  # moves: the walk to the next push too
@@ -858,9 +768,6 @@ class Search:
         self.reach_rows = np.zeros((TABLES, CELLS, 2), np.int64)
         self.joint_rows = np.zeros((TABLES, CELLS), np.int32)
         self.bomb_rows = np.zeros((TABLES, CELLS), np.int32)
-        self.places = Dict.empty(key_type=types.int64, value_type=types.int64)
-        self.place_keys = np.zeros((PLACES, 3), np.int64)
-        self.place_masks = np.zeros((PLACES, 2), np.int64)
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
         added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
@@ -896,7 +803,7 @@ class Search:
                    self.width, never, limit, slice_size, self.child8, self.child64,
                    self.mountain_id, self.bombable, self.tables, self.far_rows,
                    self.crossed_rows, self.reach_rows, self.joint_rows, self.bomb_rows,
-                   self.places, self.place_keys, self.place_masks, self.seen1, self.seen2)
+                   self.seen1, self.seen2)
 
     def lowest_open(self) -> int:
         """A proven lower bound on the cost of any solution, for plain A*: the smallest
@@ -911,7 +818,7 @@ class Search:
             self.states8, self.hashes, self.cost, self.parent, self.pushed_from,
             self.direction, self.closed, self.table, self.heap_key, self.heap_idx,
             self.seen1, self.seen2, self.far_rows, self.crossed_rows, self.reach_rows,
-            self.joint_rows, self.bomb_rows, self.place_keys, self.place_masks))
+            self.joint_rows, self.bomb_rows))
 
     def pushes(self, idx: int) -> list[tuple[int, int]]:
         """From the start to state idx: (the cell the penguin pushed from, direction)."""
