@@ -12,7 +12,8 @@ against perfect breaks ties between equal moves with a different seed each game;
 player must win every such game with its 21st stone, its last one (the 41st on the board:
 the empty board's score is 1).
 
-Usage: python bench/bench_trilobite_ai.py [--levels] [--random N] [--hard N] [--self N]
+Usage: python bench/bench_trilobite_ai.py [--levels | --games-only] [--random N] [--hard N]
+  [--self N]
   (defaults 100, 100 and 20 games: the issue's counts; `--random 4 --hard 0 --self 1` is a
   quick look; `--levels` alone runs part 1 only)
 Standard output of part 2: one line per opponent, `opponent games wins draws losses`
@@ -121,11 +122,13 @@ def games(opponent: str, count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--levels", action="store_true", help="only the search levels' timing")
+    parser.add_argument("--games-only", action="store_true", help="skip the levels' timing")
     parser.add_argument("--random", type=int, default=100)
     parser.add_argument("--hard", type=int, default=100)
     parser.add_argument("--self", type=int, default=20)
     args = parser.parse_args()
-    levels()
+    if not args.games_only:
+        levels()
     if args.levels:
         return
     GAME.analyzer.warm()
