@@ -18,6 +18,7 @@ Usage: python bench/bench_trilobite_ai.py [--levels | --games-only] [--random N]
   quick look; `--levels` alone runs part 1 only)
 Standard output of part 2: one line per opponent, `opponent games wins draws losses`
 (against itself also `first_player_wins_with_its_21st_stone K`), then
+`losses_as_second_player L losses_after_a_fallback F`, then
 `moves N proven P fallback F p50_s X p99_s Y max_s Z`.
 """
 
@@ -97,11 +98,12 @@ def play(first: str, second: str, seed: str, times: list[float], proven: list[bo
 def games(opponent: str, count: int) -> None:
     times: list[float] = []
     proven: list[bool] = []
-    wins = draws = losses = on_21 = 0
+    wins = draws = losses = on_21 = lost_second = lost_after_fallback = 0
     for game in progress(range(count), count, opponent):
         # perfect takes each side in turn against the others; against itself seat 0 counts
         perfect_seat = game % 2 if opponent != "perfect" else 0
         seats = ["perfect", opponent] if perfect_seat == 0 else [opponent, "perfect"]
+        before = len(proven)
         winner, stones = play(*seats, f"bench-{opponent}-{game}", times, proven)
         if winner is None:
             draws += 1
@@ -110,10 +112,16 @@ def games(opponent: str, count: int) -> None:
             on_21 += stones == 41  # its 21st stone
         else:
             losses += 1
+            # The second player is lost from the first move against best play; a loss as
+            # the first player comes only after a move that was not proven.
+            lost_second += perfect_seat == 1
+            lost_after_fallback += not all(proven[before:])
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     extra = f" first_player_wins_with_its_21st_stone {on_21}" if opponent == "perfect" else ""
     print(f"{opponent} games {count} wins {wins} draws {draws} losses {losses}{extra}")
+    print(f"  losses_as_second_player {lost_second} losses_after_a_fallback "
+          f"{lost_after_fallback}")
     print(f"  moves {len(times)} proven {sum(proven)} fallback {len(proven) - sum(proven)} "
           f"p50_s {statistics.median(times):.3f} p99_s {p99:.3f} max_s {times[-1]:.3f}",
           flush=True)
