@@ -138,7 +138,8 @@ class PolarParams(Params):
     level: int = param(1, lo=1, hi=999, help="level number in the pack")
     pack: str = param(DEFAULT_PACK, choices=tuple(PACKS),
                       help="gridgames: ours (and any added with --levels); original: the "
-                      "1990 game's six levels by Go Endo")
+                      "1990 game's six levels by Go Endo; expert: ours, each proven to need 15 "
+                      "pushes or more")
 
 
 @dataclass(frozen=True)
