@@ -83,26 +83,35 @@ def small_board(rng: Rng) -> tuple[bytes, int]:
     return bytes(board), penguin
 
 
-def test_the_bound_never_overestimates_on_exhaustively_searched_boards():
-    rng = Rng("polar bound")
-    boards = positions = solvable = tight = above_hearts = 0
-    while boards < 25:
-        board, penguin = small_board(rng)
+def checked_positions(rng: Rng, make_board, boards: int):
+    """Every position of `boards` exhaustively searched boards (some won), with its true
+    fewest pushes and its bound, once the bound is checked: never above the truth, and the
+    kernel's the same as the reference's."""
+    while boards > 0:
+        board, penguin = make_board(rng)
         distance = fewest_pushes_everywhere(board, penguin, cap=1500)
         if distance is None or all(d == NEVER for d in distance.values()):
             continue
-        boards += 1
+        boards -= 1
         search = fast.Search(board, penguin, True)
+        start = region_key(board, penguin)
         for key, true in distance.items():
             cells = key[:-1]
-            bound = bound_of(key, region_key(board, penguin), penguin)
+            bound = bound_of(key, start, penguin)
             assert bound <= true, (cells, bound, true)
             assert fast.bound(cells, search, _NXT) == push_bound(cells)
-            positions += 1
-            if true < NEVER:
-                solvable += 1
-                tight += bound == true
-                above_hearts += bound > hearts_only(cells)
+            yield key, start, penguin, true, bound
+
+
+def test_the_bound_never_overestimates_on_exhaustively_searched_boards():
+    positions = solvable = tight = above_hearts = 0
+    for key, _, _, true, bound in checked_positions(Rng("polar bound"), small_board, 25):
+        cells = key[:-1]
+        positions += 1
+        if true < NEVER:
+            solvable += 1
+            tight += bound == true
+            above_hearts += bound > hearts_only(cells)
     assert positions > 6000 and solvable > 1500
     # The bound must say something: exact on some won-able positions, above the hearts' sum
     # (the old bound's main part) on others.
@@ -118,27 +127,16 @@ def mountain_board(rng: Rng) -> tuple[bytes, int]:
 
 
 def test_the_bound_with_bombs_on_the_way_never_overestimates(monkeypatch):
+    positions = lifted = travelled = 0
     rng = Rng("polar bound mountains")
-    boards = positions = lifted = travelled = 0
-    while boards < 15:
-        board, penguin = mountain_board(rng)
-        distance = fewest_pushes_everywhere(board, penguin, cap=1500)
-        if distance is None or all(d == NEVER for d in distance.values()):
-            continue
-        boards += 1
-        search = fast.Search(board, penguin, True)
-        for key, true in distance.items():
-            cells = key[:-1]
-            bound = bound_of(key, region_key(board, penguin), penguin)
-            assert bound <= true, (cells, bound, true)
-            assert fast.bound(cells, search, _NXT) == push_bound(cells)
-            positions += 1
-            with monkeypatch.context() as patch:  # the bound without the ways' bombs
-                patch.setattr(analysis, "_joint_pushes", lambda *layout: (0,) * GRID.size)
-                lifted += bound > bound_of(key, region_key(board, penguin), penguin)
-            with monkeypatch.context() as patch:  # ... and without the bombs' own pushes
-                patch.setattr(analysis, "_bomb_pushes", lambda *layout: (1,) * GRID.size)
-                travelled += bound > bound_of(key, region_key(board, penguin), penguin)
+    for key, start, penguin, _, bound in checked_positions(rng, mountain_board, 15):
+        positions += 1
+        with monkeypatch.context() as patch:  # the bound without the ways' bombs
+            patch.setattr(analysis, "_joint_pushes", lambda *layout: (0,) * GRID.size)
+            lifted += bound > bound_of(key, start, penguin)
+        with monkeypatch.context() as patch:  # ... and without the bombs' own pushes
+            patch.setattr(analysis, "_bomb_pushes", lambda *layout: (1,) * GRID.size)
+            travelled += bound > bound_of(key, start, penguin)
     # The ways' bombs and the bombs' pushes must count: they lift the bound on some positions.
     assert positions > 3000 and lifted > positions // 50 and travelled > positions // 100
 

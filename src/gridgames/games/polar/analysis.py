@@ -50,75 +50,78 @@ def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
     return _heart_pushes(*_fixed_layout(board))
 
 
-@lru_cache(maxsize=8192)  # one entry a layout of fixed tiles (and one walled cell)
 def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
                   lasting: tuple[int, ...], sealed: bool = False) -> tuple[int, ...]:
     """With `sealed`, no push from a stand the penguin could only reach through the heart's
     own cell (see _access): true of every position a push made, not always of a start."""
-    walls, house_set = set(trees) | set(lasting), set(houses)
-    forever = house_set | set(lasting)
-    dist = [NEVER] * GRID.size
-    changed = True
-    while changed:
-        changed = False
-        for cell in range(GRID.size):
-            if cell in walls or cell in house_set:
-                continue
-            best = dist[cell]
-            for d in DIRS:
-                stand = step(cell, BEHIND[d])
-                if stand is None or stand in house_set or stand in lasting:
-                    continue
-                if sealed and _access(stand, cell, forever, ()) >= NEVER:
-                    continue
-                at = step(cell, d)
-                while at is not None and at not in walls:
-                    if at in house_set:
-                        best = min(best, 1)
-                        break
-                    best = min(best, 1 + dist[at])
-                    at = step(at, d)
-            if best < dist[cell]:
-                dist[cell] = best
-                changed = True
-    return tuple(dist)
+    return _slides(trees, houses, lasting, (), sealed=sealed)
 
 
-@lru_cache(maxsize=256)
 def _mountains_crossed(trees: tuple[int, ...], houses: tuple[int, ...],
                        lasting: tuple[int, ...], bombable: tuple[int, ...]) -> tuple[int, ...]:
     """For a heart on every cell: the fewest bombable mountains it must see bombed to get
     home, counted as the most that any one push of its way crosses or stands on."""
-    walls, house_set, standing = set(trees) | set(lasting), set(houses), set(bombable)
-    forever = house_set | set(lasting)
-    need = [NEVER] * GRID.size
+    return _slides(trees, houses, lasting, bombable, most=True)
+
+
+def _bomb_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
+                 bombable: tuple[int, ...]) -> tuple[int, ...]:
+    """For a bomb on every cell: the fewest pushes to meet a standing bombable mountain in a
+    relaxed game like the hearts' (it may stop anywhere on its line; trees, houses, lasting
+    mountains and the edge stop it). Every mountain bombed takes a bomb of its own, so each
+    such bomb makes at least this many pushes."""
+    return _slides(trees, houses, lasting, bombable, bomb=True, sealed=False)
+
+
+@lru_cache(maxsize=8192)  # one entry a layout of fixed tiles (and one walled cell) and question
+def _slides(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
+            standing: tuple[int, ...], bomb: bool = False, cap: int = NEVER,
+            sealed: bool = True, most: bool = False) -> tuple[int, ...]:
+    """The relaxed game every table here comes from, for an object on every cell. A push
+    slides it in a line from a stand behind it (on the board, not a house or a lasting
+    mountain); it may stop on any cell of the line, and ends its way on the first goal.
+
+    A heart (not `bomb`): trees and lasting mountains stop it, a house is its goal, and the
+    standing (bombable) mountains a push crosses or stands on are counted. A bomb: houses
+    stop it too, a standing mountain is its goal, nothing is counted.
+    `sealed`: a push also counts what the penguin needs to get to its stand (_access), and
+    none is made from a stand it cannot get to. `cap`: no push counts more than this.
+    The value: the fewest pushes home, or with `most` the fewest count, taken as the most
+    that any one push of the way counts (a way may cross a cell twice: count it once)."""
+    if bomb:
+        walls, goals, counted = set(trees) | set(lasting) | set(houses), set(standing), set()
+    else:
+        walls, goals, counted = set(trees) | set(lasting), set(houses), set(standing)
+    forever = set(houses) | set(lasting)  # no stand, and never walkable
+    value = [NEVER] * GRID.size
     changed = True
     while changed:
         changed = False
         for cell in range(GRID.size):
-            if cell in walls or cell in house_set:
+            if cell in walls or cell in goals:
                 continue
-            best = need[cell]
+            best = value[cell]
             for d in DIRS:
                 stand = step(cell, BEHIND[d])
-                if stand is None or stand in house_set or stand in lasting:
+                if stand is None or stand in forever:
                     continue
-                access = _access(stand, cell, forever, standing)
+                access = _access(stand, cell, forever, counted) if sealed else 0
                 if access >= NEVER:
                     continue
-                cross = int(stand in standing) + access
+                count = int(stand in counted) + access
                 at = step(cell, d)
-                while at is not None and at not in walls:
-                    if at in house_set:
-                        best = min(best, cross)
+                while at is not None and at not in walls and count <= cap:
+                    if at in goals:
+                        best = min(best, count if most else 1)
                         break
-                    cross += at in standing
-                    best = min(best, max(cross, need[at]))
+                    count += at in counted
+                    if count <= cap:
+                        best = min(best, max(count, value[at]) if most else 1 + value[at])
                     at = step(at, d)
-            if best < need[cell]:
-                need[cell] = best
+            if best < value[cell]:
+                value[cell] = best
                 changed = True
-    return tuple(need)
+    return tuple(value)
 
 
 @lru_cache(maxsize=256)
@@ -133,82 +136,11 @@ def _joint_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
     free = _heart_pushes(trees, houses, lasting, True)
     cap = 0
     while True:  # the fewest pushes with no push crossing more than cap mountains
-        capped = _capped_pushes(trees, houses, lasting, bombable, cap)
+        capped = _slides(trees, houses, lasting, bombable, cap=cap)
         joint = [min(j, c + cap) for j, c in zip(joint, capped, strict=True)]
         if capped == free:  # no cap: more mountains allowed changes nothing
             return tuple(j if j < NEVER else NEVER for j in joint)
         cap += 1
-
-
-@lru_cache(maxsize=1024)
-def _capped_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
-                   bombable: tuple[int, ...], cap: int) -> tuple[int, ...]:
-    """_heart_pushes where no push may cross or stand on more than cap bombable mountains."""
-    walls, house_set, standing = set(trees) | set(lasting), set(houses), set(bombable)
-    forever = house_set | set(lasting)
-    dist = [NEVER] * GRID.size
-    changed = True
-    while changed:
-        changed = False
-        for cell in range(GRID.size):
-            if cell in walls or cell in house_set:
-                continue
-            best = dist[cell]
-            for d in DIRS:
-                stand = step(cell, BEHIND[d])
-                if stand is None or stand in house_set or stand in lasting:
-                    continue
-                access = _access(stand, cell, forever, standing)
-                if access >= NEVER:
-                    continue
-                cross = int(stand in standing) + access
-                at = step(cell, d)
-                while at is not None and at not in walls and cross <= cap:
-                    if at in house_set:
-                        best = min(best, 1)
-                        break
-                    cross += at in standing
-                    if cross <= cap:
-                        best = min(best, 1 + dist[at])
-                    at = step(at, d)
-            if best < dist[cell]:
-                dist[cell] = best
-                changed = True
-    return tuple(dist)
-
-
-@lru_cache(maxsize=256)
-def _bomb_pushes(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...],
-                 bombable: tuple[int, ...]) -> tuple[int, ...]:
-    """For a bomb on every cell: the fewest pushes to meet a standing bombable mountain in a
-    relaxed game like the hearts' (it may stop anywhere on its line and pass any standing
-    mountain, as if bombed already; trees, houses, lasting mountains and the edge stop it).
-    Every mountain bombed takes a bomb of its own, so each such bomb makes at least this
-    many pushes."""
-    walls, standing = set(trees) | set(lasting) | set(houses), set(bombable)
-    dist = [NEVER] * GRID.size
-    changed = True
-    while changed:
-        changed = False
-        for cell in range(GRID.size):
-            if cell in walls:
-                continue
-            best = dist[cell]
-            for d in DIRS:
-                stand = step(cell, BEHIND[d])
-                if stand is None or stand in houses or stand in lasting:
-                    continue
-                at = step(cell, d)
-                while at is not None and at not in walls:
-                    if at in standing:
-                        best = 1
-                        break
-                    best = min(best, 1 + dist[at])
-                    at = step(at, d)
-            if best < dist[cell]:
-                dist[cell] = best
-                changed = True
-    return tuple(dist)
 
 
 def _least_bomb_pushes(board: tuple[int, ...] | bytes, bomb_far: tuple[int, ...],

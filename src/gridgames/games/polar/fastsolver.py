@@ -199,131 +199,56 @@ def _access(cells, bombable, nxt, never, stand, heart, wall):
 
 
 @njit(cache=True)
-def _relaxed(cells, bombable, nxt, never, wall, far, sealed):
-    """analysis._heart_pushes on flat arrays: for a heart on each cell, the fewest pushes to a
-    house in the relaxed game (never: it cannot get there). A heart moves in a line and may
-    stop anywhere on it, never crosses a tree, a mountain no bomb can reach or the cell
-    `wall` (-1: none), and enters the first house; the penguin stands behind it, not on a
-    house, such a mountain or `wall`."""
-    for i in range(CELLS):
-        far[i] = never
-    changed = True
-    while changed:
-        changed = False
-        for c in range(CELLS):
-            t = cells[c]
-            if c == wall or t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
-                continue
-            best = far[c]
-            for d in range(4):
-                stand = nxt[c, d ^ 1]
-                if stand < 0 or stand == wall or cells[stand] == HOUSE or (
-                        cells[stand] == MOUNTAIN and not bombable[stand]):
-                    continue
-                if sealed and _access(cells, bombable, nxt, never, stand, c, wall) >= never:
-                    continue
-                at = nxt[c, d]
-                while at >= 0 and at != wall:
-                    ta = cells[at]
-                    if ta == TREE or (ta == MOUNTAIN and not bombable[at]):
-                        break
-                    if ta == HOUSE:
-                        best = min(best, 1)
-                        break
-                    if far[at] < never:
-                        best = min(best, 1 + far[at])
-                    at = nxt[at, d]
-            if best < far[c]:
-                far[c] = best
-                changed = True
+def _stops(cells, bombable, wall, bomb, at):
+    """A slide cannot enter `at`: a tree, a lasting mountain, `wall`, or for a bomb a house."""
+    t = cells[at]
+    return at == wall or t == TREE or (t == MOUNTAIN and not bombable[at]) or (
+        bomb and t == HOUSE)
 
 
 @njit(cache=True)
-def _mountains_crossed(cells, bombable, nxt, never, need, sealed):
-    """analysis._mountains_crossed: for a heart on each cell, the fewest bombable mountains
-    standing it must see bombed, the most that any one push of its way crosses or stands
-    on (a way may cross a cell twice: a bound must not count it twice)."""
-    for i in range(CELLS):
-        need[i] = never
-    changed = True
-    while changed:
-        changed = False
-        for c in range(CELLS):
-            t = cells[c]
-            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
-                continue
-            best = need[c]
-            for d in range(4):
-                stand = nxt[c, d ^ 1]
-                if stand < 0 or cells[stand] == HOUSE:
-                    continue
-                cross = 0
-                if cells[stand] == MOUNTAIN:
-                    if not bombable[stand]:
-                        continue
-                    cross = 1
-                access = _access(cells, bombable, nxt, never, stand, c, -1) if sealed else 0
-                if access >= never:
-                    continue
-                cross += access
-                at = nxt[c, d]
-                while at >= 0:
-                    ta = cells[at]
-                    if ta == TREE:
-                        break
-                    if ta == HOUSE:
-                        best = min(best, cross)
-                        break
-                    if ta == MOUNTAIN:
-                        if not bombable[at]:
-                            break
-                        cross += 1
-                    best = min(best, max(cross, need[at]))
-                    at = nxt[at, d]
-            if best < need[c]:
-                need[c] = best
-                changed = True
+def _goal(cells, bombable, bomb, at):
+    """Where a slide's way ends: a house for a heart, a standing mountain for a bomb."""
+    if bomb:
+        return cells[at] == MOUNTAIN and bombable[at] != 0
+    return cells[at] == HOUSE
 
 
 @njit(cache=True)
-def _capped(cells, bombable, nxt, never, cap, out, sealed):
-    """analysis._capped_pushes: _relaxed with no wall, where no push may cross or stand on
-    more than cap bombable mountains."""
+def _slides(cells, bombable, nxt, never, wall, bomb, cap, most, sealed, out):
+    """analysis._slides on flat arrays, for an object on each cell (a heart, or with `bomb`
+    a bomb): the fewest pushes to its goal in the relaxed game, or with `most` the fewest
+    bombable mountains standing that some one push of its way crosses or stands on. `wall`
+    (-1: none) is a cell made a lasting wall: no slide enters it, no stand is on it, and
+    _access does not walk through it."""
     for i in range(CELLS):
         out[i] = never
     changed = True
     while changed:
         changed = False
         for c in range(CELLS):
-            t = cells[c]
-            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
+            if _stops(cells, bombable, wall, bomb, c) or _goal(cells, bombable, bomb, c):
                 continue
             best = out[c]
             for d in range(4):
                 stand = nxt[c, d ^ 1]
-                if stand < 0 or cells[stand] == HOUSE:
+                if stand < 0 or stand == wall or cells[stand] == HOUSE or (
+                        cells[stand] == MOUNTAIN and not bombable[stand]):
                     continue
-                cross = 0
-                if cells[stand] == MOUNTAIN:
-                    if not bombable[stand]:
-                        continue
-                    cross = 1
-                access = _access(cells, bombable, nxt, never, stand, c, -1) if sealed else 0
-                if access >= never:
+                count = _access(cells, bombable, nxt, never, stand, c, wall) if sealed else 0
+                if count >= never:
                     continue
-                cross += access
+                if not bomb and cells[stand] == MOUNTAIN:
+                    count += 1
                 at = nxt[c, d]
-                while at >= 0 and cross <= cap:
-                    ta = cells[at]
-                    if ta == TREE or (ta == MOUNTAIN and not bombable[at]):
+                while at >= 0 and count <= cap and not _stops(cells, bombable, wall, bomb, at):
+                    if _goal(cells, bombable, bomb, at):
+                        best = min(best, count if most else 1)
                         break
-                    if ta == HOUSE:
-                        best = min(best, 1)
-                        break
-                    if ta == MOUNTAIN:
-                        cross += 1
-                    if cross <= cap and out[at] < never:
-                        best = min(best, 1 + out[at])
+                    if not bomb and cells[at] == MOUNTAIN:
+                        count += 1
+                    if count <= cap and out[at] < never:
+                        best = min(best, max(count, out[at]) if most else 1 + out[at])
                     at = nxt[at, d]
             if best < out[c]:
                 out[c] = best
@@ -339,7 +264,7 @@ def _joint(cells, bombable, nxt, never, far, joint):
         joint[i] = never
     cap = 0
     while True:
-        _capped(cells, bombable, nxt, never, cap, capped, True)
+        _slides(cells, bombable, nxt, never, -1, False, cap, False, True, capped)
         same = True
         for i in range(CELLS):
             if capped[i] < never:
@@ -352,58 +277,23 @@ def _joint(cells, bombable, nxt, never, far, joint):
 
 
 @njit(cache=True)
-def _bomb_far(cells, bombable, nxt, never, out):
-    """analysis._bomb_pushes: for a bomb on each cell, the fewest pushes to meet a standing
-    bombable mountain (it may stop anywhere on a line and pass such mountains)."""
-    for i in range(CELLS):
-        out[i] = never
-    changed = True
-    while changed:
-        changed = False
-        for c in range(CELLS):
-            t = cells[c]
-            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
-                continue
-            best = out[c]
-            for d in range(4):
-                stand = nxt[c, d ^ 1]
-                if stand < 0 or cells[stand] == HOUSE or (
-                        cells[stand] == MOUNTAIN and not bombable[stand]):
-                    continue
-                at = nxt[c, d]
-                while at >= 0:
-                    ta = cells[at]
-                    if ta == TREE or ta == HOUSE or (ta == MOUNTAIN and not bombable[at]):
-                        break
-                    if ta == MOUNTAIN:
-                        best = 1
-                        break
-                    if out[at] < never:
-                        best = min(best, 1 + out[at])
-                    at = nxt[at, d]
-            if best < out[c]:
-                out[c] = best
-                changed = True
-
-
-@njit(cache=True)
 def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far, sealed):
     """One table row: the relaxed pushes (far), the mountains crossed, and for every cell
     that can hold an object, the cells from which a heart still gets home with that cell
     walled (two 48-bit masks)."""
-    _relaxed(cells, bombable, nxt, never, -1, far, sealed)
-    _mountains_crossed(cells, bombable, nxt, never, crossed, sealed)
+    _slides(cells, bombable, nxt, never, -1, False, never, False, sealed, far)
+    _slides(cells, bombable, nxt, never, -1, False, never, True, sealed, crossed)
     if not sealed:  # the width search: its order needs neither the ways' bombs nor reach
         return
     _joint(cells, bombable, nxt, never, far, joint)
-    _bomb_far(cells, bombable, nxt, never, bomb_far)
+    _slides(cells, bombable, nxt, never, -1, True, never, False, False, bomb_far)
     walled = np.empty(CELLS, np.int32)
     for z in range(CELLS):
         t = cells[z]
         reach[z, 0] = reach[z, 1] = 0
         if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[z]):
             continue
-        _relaxed(cells, bombable, nxt, never, z, walled, True)
+        _slides(cells, bombable, nxt, never, z, False, never, False, True, walled)
         for i in range(CELLS):
             if walled[i] < never:
                 reach[z, i // 48] |= np.int64(1) << np.int64(i % 48)
