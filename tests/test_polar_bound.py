@@ -4,6 +4,7 @@ exhaustively, the true fewest pushes to a win is worked out backwards from the w
 positions, and the bound of every position is checked against it. A* over pushes is exact
 only while this holds."""
 
+import heapq
 from collections import deque
 
 from gridgames.core.rng import Rng
@@ -14,6 +15,7 @@ from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, ICE, MOUNTAIN,
 from gridgames.games.polar.generator import scatter
 from gridgames.games.polar.packs import builtin_pack
 from gridgames.games.polar.solver import _NXT, NEXT, push, walk_layers
+from gridgames.games.polar.walking import heart_walk, move_bound
 
 
 def region_key(cells: bytes, penguin: int) -> bytes:
@@ -184,3 +186,77 @@ def test_a_bomb_counts_its_own_pushes_to_the_mountain():
     assert push_bound(board) == 3
     assert fewest_pushes_everywhere(board, penguin, cap=5000)[region_key(board, penguin)] == 3
 
+
+
+def fewest_moves_everywhere(board: bytes, penguin: int, cap: int) -> dict[bytes, int] | None:
+    """Every position (board, the penguin's cell) reachable from the start, counting moves:
+    a push costs the walk to its stand and the push itself; with its true fewest moves to a
+    win (NEVER: none), worked out backwards from the wins (Dijkstra); None: over cap."""
+    start = board + bytes([penguin])
+    parents: dict[bytes, list[tuple[bytes, int]]] = {start: []}
+    queue = deque([start])
+    while queue:
+        key = queue.popleft()
+        cells = key[:-1]
+        if HEART not in cells:
+            continue
+        layers = walk_layers(cells, key[-1])
+        for target, tile in enumerate(cells):
+            if tile not in (ICE, HEART, BOMB):
+                continue
+            for d in range(4):
+                stand = NEXT[target][d ^ 1]
+                walked = next((k for k, layer in enumerate(layers) if stand >= 0
+                               and layer >> stand & 1), None)
+                after = None if walked is None else push(cells, target, d)
+                if after is None:
+                    continue
+                child = after + bytes([stand])
+                if child not in parents:
+                    if len(parents) >= cap:
+                        return None
+                    parents[child] = []
+                    queue.append(child)
+                parents[child].append((key, walked + 1))
+    distance = {key: NEVER for key in parents}
+    heap = [(0, key) for key in parents if HEART not in key[:-1]]
+    while heap:
+        moves, key = heapq.heappop(heap)
+        if moves >= distance[key]:
+            continue
+        distance[key] = moves
+        for parent, cost in parents[key]:
+            if moves + cost < distance[parent]:
+                heapq.heappush(heap, (moves + cost, parent))
+    return distance
+
+
+def test_the_moves_bound_never_overestimates_on_exhaustively_searched_boards():
+    """walking.move_bound (the pushes left plus the walk one heart's way needs) against the
+    true fewest moves; the kernel's copy (in an A* over moves) against it."""
+    positions = solvable = walked = tight = 0
+    for seed, make_board in (("polar moves bound", small_board),
+                             ("polar moves bound mountains", mountain_board)):
+        rng, boards = Rng(seed), 0
+        while boards < 12:
+            board, penguin = make_board(rng)
+            distance = fewest_moves_everywhere(board, penguin, cap=3000)
+            if distance is None or all(d == NEVER for d in distance.values()):
+                continue
+            boards += 1
+            search = fast.Search(board, penguin, False)
+            for key, true in distance.items():
+                cells, at = key[:-1], key[-1]
+                bound = move_bound(cells, at)
+                assert bound <= true, (cells, at, bound, true)
+                if HEART in cells and push_bound(cells) < NEVER:
+                    assert fast.bound(cells, search, _NXT, at) == \
+                        push_bound(cells) + heart_walk(cells, at)
+                positions += 1
+                if true < NEVER:
+                    solvable += 1
+                    tight += bound == true
+                    walked += bound > push_bound(cells, at)
+    assert positions > 3000 and solvable > 1000
+    # The walk must count: it lifts the bound over the pushes on most positions still to win.
+    assert walked > solvable // 2 and tight > solvable // 20

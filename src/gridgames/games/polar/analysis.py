@@ -37,7 +37,7 @@ DIRS = "UDLR"
 BEHIND = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
 
-def _fixed_layout(board: tuple[int, ...] | bytes) -> tuple[tuple[int, ...], ...]:
+def fixed_layout(board: tuple[int, ...] | bytes) -> tuple[tuple[int, ...], ...]:
     trees = tuple(c for c, t in enumerate(board) if t == TREE)
     houses = tuple(c for c, t in enumerate(board) if t == HOUSE)
     bombable = bombable_mountains(board)
@@ -47,7 +47,7 @@ def _fixed_layout(board: tuple[int, ...] | bytes) -> tuple[tuple[int, ...], ...]
 
 def heart_pushes(board: tuple[int, ...] | bytes) -> tuple[int, ...]:
     """For every cell: fewest pushes for a heart there to reach a house (NEVER if it can't)."""
-    return _heart_pushes(*_fixed_layout(board))
+    return _heart_pushes(*fixed_layout(board))
 
 
 def _heart_pushes(trees: tuple[int, ...], houses: tuple[int, ...],
@@ -176,7 +176,7 @@ def _penguin_sealed_in(board: tuple[int, ...] | bytes, penguin: int | None) -> b
     case _access does not cover (a start position)."""
     if penguin is None:
         return False
-    trees, houses, lasting = _fixed_layout(board)
+    trees, houses, lasting = fixed_layout(board)
     forever = set(houses) | set(lasting)
     return any(near is not None and board[near] == HEART
                and _access(penguin, near, forever, ()) > 0
@@ -195,7 +195,7 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
         return 0
     if _penguin_sealed_in(board, penguin):
         return len(hearts)  # a push each, at least
-    trees, houses, lasting = _fixed_layout(board)
+    trees, houses, lasting = fixed_layout(board)
     far = _heart_pushes(trees, houses, lasting, True)
     total = sum(far[h] for h in hearts)
     if total >= NEVER:

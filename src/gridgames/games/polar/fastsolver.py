@@ -28,6 +28,7 @@ RUNNING, SOLVED, EXHAUSTED, FULL = range(4)
 # meta slots
 N_STATES, HEAP_N, EXPANDED, GOAL = range(4)
 TABLES = 4096  # relaxed tables kept, one per set of mountains standing
+WALK_CAP = 30_000  # walks longer are stored as this (int16 tables): a bound still
 G_BITS = 24  # heap key: priority in the high bits, then (2^24 - 1 - g): deeper first on ties
 
 
@@ -300,12 +301,72 @@ def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far,
 
 
 @njit(cache=True)
+def _fill_walks(cells, bombable, nxt, never, apart, walk):
+    """walking._heart_walks on flat arrays: [heart's cell, penguin's cell], the least relaxed
+    walk through the stands of one heart's way home (capped at WALK_CAP, still a bound)."""
+    for a in range(CELLS):  # walking distances, through all but houses and lasting mountains
+        for b in range(CELLS):
+            apart[a, b] = never
+        if cells[a] == HOUSE or (cells[a] == MOUNTAIN and not bombable[a]):
+            continue
+        apart[a, a] = 0
+        queue = [a]
+        head = 0
+        while head < len(queue):
+            c = queue[head]
+            head += 1
+            for d in range(4):
+                n = nxt[c, d]
+                if n >= 0 and apart[a, n] >= never and not (cells[n] == HOUSE or (
+                        cells[n] == MOUNTAIN and not bombable[n])):
+                    apart[a, n] = apart[a, c] + 1
+                    queue.append(n)
+    for i in range(CELLS):
+        for j in range(CELLS):
+            walk[i, j] = WALK_CAP
+    after = np.empty(4, np.int64)
+    stands = np.empty(4, np.int64)
+    changed = True
+    while changed:
+        changed = False
+        for c in range(CELLS):
+            t = cells[c]
+            if t == TREE or t == HOUSE or (t == MOUNTAIN and not bombable[c]):
+                continue
+            for d in range(4):
+                stand = nxt[c, d ^ 1]
+                stands[d] = stand
+                after[d] = WALK_CAP
+                if stand < 0 or cells[stand] == HOUSE or (
+                        cells[stand] == MOUNTAIN and not bombable[stand]):
+                    continue
+                at = nxt[c, d]
+                while at >= 0 and not _stops(cells, bombable, -1, False, at):
+                    if cells[at] == HOUSE:
+                        after[d] = 0
+                        break
+                    after[d] = min(after[d], walk[at, stand])
+                    at = nxt[at, d]
+            for p in range(CELLS):
+                best = walk[c, p]
+                for d in range(4):
+                    if after[d] < WALK_CAP and apart[p, stands[d]] < never:
+                        best = min(best, apart[p, stands[d]] + after[d])
+                if best < walk[c, p]:
+                    walk[c, p] = best
+                    changed = True
+
+
+@njit(cache=True)
 def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_rows, reach_rows,
-           joint_rows, bomb_rows, scratch, objects):
+           joint_rows, bomb_rows, walk_rows, scratch, objects, penguin, walked):
     """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
     push for each ice block on a cell some heart cannot get home without, plus the bombs such
-    cells need. The table rows depend on which mountains still stand and whether a bomb is
-    left, so they are cached by that key. Without `objects` the cells in the way are not
+    cells need. Counting moves (`penguin` is where it stands, -1 when counting pushes): plus
+    the walk left, the longer of `walked` (measured by the caller) and the walk one heart's
+    way needs (walking.move_bound; its tables only in a moves search). The table rows
+    depend on which mountains still stand and whether a bomb is left, so they are cached by
+    that key. Without `objects` the cells in the way are not
     counted: the width search orders by that older bound (measured: with the objects counted
     it lost its way on level 6, no line in 30 s instead of one in 0.4 s), with no stand
     walled in (`objects` also turns off _access: with it the first line of level 6 took
@@ -342,6 +403,9 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
             tables[key] = row
         _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row],
                   joint_rows[row], bomb_rows[row], objects)
+        if walk_rows.shape[0] == far_rows.shape[0]:
+            _fill_walks(cells, scratch, nxt, never, np.empty((CELLS, CELLS), np.int32),
+                        walk_rows[row])
     far, crossed, reach, joint = far_rows[row], crossed_rows[row], reach_rows[row], joint_rows[row]
     total = 0
     most_crossed = 0
@@ -354,7 +418,7 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
             most_crossed = max(most_crossed, crossed[i])
             way_bombs = max(way_bombs, joint[i] - far[i])
     if not objects:
-        return never if most_crossed > bombs else total + most_crossed
+        return never if most_crossed > bombs else total + most_crossed + walked
     ice = 0
     bombs_needed = 0
     mountains_needed = 0
@@ -373,7 +437,12 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
                                 never)
     if bombed >= never:
         return never
-    return total + ice + max(bombs_needed, bombed, way_bombs)
+    walk = walked
+    if penguin >= 0 and walk_rows.shape[0] == far_rows.shape[0]:
+        for i in range(CELLS):
+            if cells[i] == HEART:
+                walk = max(walk, np.int64(walk_rows[row, i, penguin]))
+    return total + ice + max(bombs_needed, bombed, way_bombs) + walk
 
 
 @njit(cache=True)
@@ -400,14 +469,15 @@ def _least_bomb_pushes(cells, bomb_far, needed, never):
     return total
 
 
-def bound(cells: bytes, search: Search, nxt: np.ndarray) -> int:
+def bound(cells: bytes, search: Search, nxt: np.ndarray, penguin: int = -1) -> int:
     """The kernel's bound of a board, with a search's tables (the tests compare it with
-    analysis.push_bound)."""
+    analysis.push_bound, and in a moves search, given the penguin, with walking.move_bound)."""
     row = np.zeros(ROW_BYTES, np.uint8)
     row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
     return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.tables,
                       search.far_rows, search.crossed_rows, search.reach_rows,
-                      search.joint_rows, search.bomb_rows, np.zeros(CELLS, np.uint8), True))
+                      search.joint_rows, search.bomb_rows, search.walk_rows,
+                      np.zeros(CELLS, np.uint8), True, penguin, 0))
 
 
 ATOMS = 5 * CELLS  # novelty facts: ice, heart or bomb on a cell, a mountain gone, the penguin
@@ -532,7 +602,7 @@ def rehash(hashes, n, table):
 def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
         heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, limit, slice_size,
         child8, child64, mountain_id, bombable, tables, far_rows, crossed_rows, reach_rows,
-        joint_rows, bomb_rows, seen1, seen2):
+        joint_rows, bomb_rows, walk_rows, seen1, seen2):
     """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
     or FULL (grow the arrays and call again).
 
@@ -580,14 +650,16 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 child8[:] = cells
                 if not _push(child8, target, d, nxt):
                     continue
+                walked = 0
+                if not count_pushes and _count(child8, HEART) > 0:  # moves: the walk left too
+                    walked = _walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
+                    if walked >= never:
+                        continue  # nothing left to push: lost
                 h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
-                           crossed_rows, reach_rows, joint_rows, bomb_rows, scratch, not width)
+                           crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows, scratch,
+                           not width, -1 if count_pushes else stand, walked)
                 if h >= never:
                     continue
-                if not count_pushes and h > 0:  # moves: the walk to the next push too
-                    h += _walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
-                    if h >= never:
-                        continue  # nothing left to push: lost
                 step = 1 if count_pushes else dist[stand] + 1
                 g = cost[idx] + step
                 if g >= g_cap or (limit > 0 and g + h >= limit):
@@ -658,6 +730,8 @@ class Search:
         self.reach_rows = np.zeros((TABLES, CELLS, 2), np.int64)
         self.joint_rows = np.zeros((TABLES, CELLS), np.int32)
         self.bomb_rows = np.zeros((TABLES, CELLS), np.int32)
+        walks = TABLES if not (count_pushes or width) else 1  # only A* over moves uses them
+        self.walk_rows = np.zeros((walks, CELLS, CELLS), np.int16)
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
         added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
@@ -693,7 +767,7 @@ class Search:
                    self.width, never, limit, slice_size, self.child8, self.child64,
                    self.mountain_id, self.bombable, self.tables, self.far_rows,
                    self.crossed_rows, self.reach_rows, self.joint_rows, self.bomb_rows,
-                   self.seen1, self.seen2)
+                   self.walk_rows, self.seen1, self.seen2)
 
     def lowest_open(self) -> int:
         """A proven lower bound on the cost of any solution, for plain A*: the smallest
@@ -708,7 +782,7 @@ class Search:
             self.states8, self.hashes, self.cost, self.parent, self.pushed_from,
             self.direction, self.closed, self.table, self.heap_key, self.heap_idx,
             self.seen1, self.seen2, self.far_rows, self.crossed_rows, self.reach_rows,
-            self.joint_rows, self.bomb_rows))
+            self.joint_rows, self.bomb_rows, self.walk_rows))
 
     def pushes(self, idx: int) -> list[tuple[int, int]]:
         """From the start to state idx: (the cell the penguin pushed from, direction)."""

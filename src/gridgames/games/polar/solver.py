@@ -12,7 +12,8 @@ that change nothing are not moves at all.
 - Heuristic (admissible, analysis.push_bound): the sum over hearts of the pushes each needs
   in a relaxed game on the trees, houses and lasting mountains alone, plus a push for every
   ice block, bomb or mountain some heart cannot get home without moving; every push moves
-  one object, and costs a move.
+  one object, and costs a move. Counting moves, plus the walk one heart's way needs
+  (walking.move_bound).
 - Dead positions: a heart that cannot get home even in that relaxed game ends the branch.
 - Objective PUSHES counts pushes only (walking free), merging states whose penguin regions
   are the same: fewer states, proven fewest pushes.
@@ -43,6 +44,7 @@ from gridgames.games.polar.board import (
     TREE,
     step,
 )
+from gridgames.games.polar.walking import move_bound
 
 ORDER = "UDLR"
 NEXT = tuple(tuple(-1 if (n := step(c, d)) is None else n for d in ORDER)
@@ -230,7 +232,10 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
     parent: dict[bytes, tuple[bytes, int, int]] = {}  # key -> (parent key, from cell, dir)
     closed: set[bytes] = set()
     counter = 0
-    bound = push_bound(start, penguin)
+    def left(cells: bytes, at: int) -> int:  # the bound of the objective searched
+        return push_bound(cells, at) if objective == PUSHES else move_bound(cells, at)
+
+    bound = left(start, penguin)
     queue = [(weight * bound, 0, counter, start_key)] if bound < NEVER else []
     expanded = 0
     while queue:
@@ -254,7 +259,7 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
         if expanded > max_states or time.monotonic() - start_time > max_seconds:
             lower = 0
             if weight == 1.0:  # A*: the least cost + bound still to open, this state's too
-                lower = int(min([cost + push_bound(cells, at)] + [queue[0][0]] * bool(queue)))
+                lower = int(min([cost + left(cells, at)] + [queue[0][0]] * bool(queue)))
             return Solution(None, 0, expanded, False, False, time.monotonic() - start_time,
                             lower)
         for cell, target, d in _pushes(cells):
@@ -265,8 +270,8 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
             after = push(cells, target, d)
             if after is None:
                 continue
-            left = push_bound(after)
-            if left >= NEVER:
+            rest = left(after, cell)
+            if rest >= NEVER:
                 continue  # a heart can no longer get home
             child = after + bytes([cell])
             child_cost = cost + step_cost
@@ -274,7 +279,7 @@ def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, 
                 best_cost[child] = child_cost
                 parent[child] = (key, cell, d)
                 counter += 1
-                heapq.heappush(queue, (child_cost + weight * left, -child_cost, counter, child))
+                heapq.heappush(queue, (child_cost + weight * rest, -child_cost, counter, child))
     return Solution(None, 0, expanded, False, True, time.monotonic() - start_time)
 
 

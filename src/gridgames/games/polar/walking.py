@@ -1,0 +1,105 @@
+"""The walking the fewest moves must contain, for the A* that counts moves (walking steps and
+pushes alike).
+
+Every push of a heart is made from the cell behind it, so the penguin's walk passes through
+the stands of each heart's pushes, in order. In the relaxed game of analysis._slides (a
+heart may stop anywhere on its line, passes other movables and bombable mountains, enters
+the first house) with a relaxed walk (every cell but houses and lasting mountains, which
+never change, is walkable), the least walk from the penguin through the stands of some way
+home of one heart never overestimates the walking of any real solution: its real way is one
+of the relaxed ways and its real walks are no shorter. Adding that walk to the pushes left
+(analysis.push_bound) bounds the moves left, for the heart that needs the most.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from gridgames.games.polar.analysis import NEVER, fixed_layout, push_bound
+from gridgames.games.polar.board import GRID, HEART, step
+
+DIRS = "UDLR"
+BEHIND = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def move_bound(board: tuple[int, ...] | bytes, penguin: int) -> int:
+    """A lower bound on the moves left to win from the penguin on `penguin` (NEVER: lost)."""
+    pushes = push_bound(board, penguin)
+    if pushes == 0 or pushes >= NEVER:
+        return pushes
+    return pushes + heart_walk(board, penguin)
+
+
+def heart_walk(board: tuple[int, ...] | bytes, penguin: int) -> int:
+    """The most, over the hearts, of the least relaxed walk one heart's way home needs."""
+    walks = _heart_walks(*fixed_layout(board))
+    return max((walks[heart][penguin] for heart, t in enumerate(board) if t == HEART),
+               default=0)
+
+
+@lru_cache(maxsize=256)
+def _heart_walks(trees: tuple[int, ...], houses: tuple[int, ...],
+                 lasting: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """[heart's cell][penguin's cell]: the least walk through the stands of a relaxed way home
+    (NEVER: none). The value of a push from a stand is the walk to it plus the least value
+    where the heart may stop, with the penguin left on the stand; a push into a house ends."""
+    apart = _walk_distances(set(houses) | set(lasting))
+    slides = _slides(trees, houses, lasting)
+    walk = [[NEVER] * GRID.size for _ in range(GRID.size)]
+    changed = True
+    while changed:
+        changed = False
+        for cell, pushes in slides.items():
+            after = {}  # stand -> the least walk left once the push from it is made
+            for stand, line, home in pushes:
+                rest = 0 if home else min((walk[at][stand] for at in line), default=NEVER)
+                after[stand] = min(rest, after.get(stand, NEVER))
+            for penguin in range(GRID.size):
+                best = min((apart[penguin][s] + rest for s, rest in after.items()),
+                           default=NEVER)
+                if best < walk[cell][penguin]:
+                    walk[cell][penguin] = best
+                    changed = True
+    return tuple(tuple(row) for row in walk)
+
+
+def _slides(trees: tuple[int, ...], houses: tuple[int, ...],
+            lasting: tuple[int, ...]) -> dict[int, list[tuple[int, list[int], bool]]]:
+    """For each cell a heart can be on, its pushes: (the stand, the cells of the line it may
+    stop on, whether the line ends in a house). The stand is on the board, not on a house or
+    a lasting mountain; trees and lasting mountains end the line."""
+    walls, house_set = set(trees) | set(lasting), set(houses)
+    slides: dict[int, list[tuple[int, list[int], bool]]] = {}
+    for cell in range(GRID.size):
+        if cell in walls or cell in house_set:
+            continue
+        slides[cell] = []
+        for d in DIRS:
+            stand, line, at = step(cell, BEHIND[d]), [], step(cell, d)
+            while at is not None and at not in walls and at not in house_set:
+                line.append(at)
+                at = step(at, d)
+            if stand is not None and stand not in house_set and stand not in lasting:
+                slides[cell].append((stand, line, at in house_set))
+    return slides
+
+
+def _walk_distances(never_walkable: set[int]) -> list[list[int]]:
+    """Breadth-first walking distances between every two cells, through every cell but
+    `never_walkable` (NEVER: no way)."""
+    apart = [[NEVER] * GRID.size for _ in range(GRID.size)]
+    for start in range(GRID.size):
+        if start in never_walkable:
+            continue
+        apart[start][start] = 0
+        queue = deque([start])
+        while queue:
+            cell = queue.popleft()
+            for d in DIRS:
+                near = step(cell, d)
+                if near is not None and near not in never_walkable \
+                        and apart[start][near] >= NEVER:
+                    apart[start][near] = apart[start][cell] + 1
+                    queue.append(near)
+    return apart
