@@ -19,7 +19,8 @@ Usage: python bench/bench_trilobite_ai.py [--levels | --games-only] [--random N]
 Standard output of part 2: one line per opponent, `opponent games wins draws losses`
 (against itself also `first_player_wins_with_its_21st_stone K`), then
 `losses_as_second_player L losses_after_a_fallback F`, then
-`moves N proven P fallback F p50_s X p99_s Y max_s Z`.
+`moves N proven P fallback F p50_s X p99_s Y max_s Z`, then `slowest` and the five slowest
+perfect moves as `MOVES:SECONDSs` (the columns played before the move, 1-7).
 """
 
 from __future__ import annotations
@@ -72,13 +73,15 @@ def levels() -> None:
     measure_levels("10x10/5", "width=10,height=10,line=5", ["55", "5566", "123456789a", "55544"])
 
 
-def play(first: str, second: str, seed: str, times: list[float], proven: list[bool]):
+def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
+         proven: list[bool]):
     """One game: (the winner's seat or None for a draw, stones on the board at the end).
-    Perfect moves are timed."""
+    Perfect moves are timed, with the moves before them."""
     state = GAME.new_state(PARAMS, GAME.new_desc(PARAMS, Rng(seed)))
     rng = Rng(seed)
     seats = (first, second)
     stones = 0
+    history = []
     while not GAME.status(state).over:
         level = seats[GAME.current_player(state)]
         if level == "random":
@@ -87,16 +90,17 @@ def play(first: str, second: str, seed: str, times: list[float], proven: list[bo
             tic = time.perf_counter()
             found = GAME.ai.choose(state, level, rng, BUDGET)
             if level == "perfect":
-                times.append(time.perf_counter() - tic)
+                times.append((time.perf_counter() - tic, "".join(history)))
                 proven.append(found.proven)
             move = found.value
         state = GAME.apply(state, move)
+        history.append(move)
         stones += 1
     return GAME.status(state).winner, stones
 
 
 def games(opponent: str, count: int) -> None:
-    times: list[float] = []
+    times: list[tuple[float, str]] = []
     proven: list[bool] = []
     wins = draws = losses = on_21 = lost_second = lost_after_fallback = 0
     for game in progress(range(count), count, opponent):
@@ -116,15 +120,18 @@ def games(opponent: str, count: int) -> None:
             # the first player comes only after a move that was not proven.
             lost_second += perfect_seat == 1
             lost_after_fallback += not all(proven[before:])
-    times.sort()
-    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    slowest = sorted(times, reverse=True)[:5]
+    seconds = sorted(t for t, _ in times)
+    p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))]
     extra = f" first_player_wins_with_its_21st_stone {on_21}" if opponent == "perfect" else ""
     print(f"{opponent} games {count} wins {wins} draws {draws} losses {losses}{extra}")
     print(f"  losses_as_second_player {lost_second} losses_after_a_fallback "
           f"{lost_after_fallback}")
     print(f"  moves {len(times)} proven {sum(proven)} fallback {len(proven) - sum(proven)} "
-          f"p50_s {statistics.median(times):.3f} p99_s {p99:.3f} max_s {times[-1]:.3f}",
-          flush=True)
+          f"p50_s {statistics.median(seconds):.3f} p99_s {p99:.3f} max_s {seconds[-1]:.3f}")
+    # Where the time goes: the position (the moves before it) of the slowest perfect moves.
+    where = " ".join(f"{moves or 'start'}:{t:.2f}s" for t, moves in slowest)
+    print(f"  slowest {where}", flush=True)
 
 
 def main() -> None:
