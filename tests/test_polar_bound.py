@@ -8,9 +8,9 @@ import heapq
 from collections import deque
 
 from gridgames.core.rng import Rng
-from gridgames.games.polar import analysis
+from gridgames.games.polar import analysis, walking
 from gridgames.games.polar import fastsolver as fast
-from gridgames.games.polar.analysis import NEVER, push_bound
+from gridgames.games.polar.analysis import NEVER, fixed_layout, push_bound
 from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.generator import scatter
 from gridgames.games.polar.packs import builtin_pack
@@ -232,11 +232,13 @@ def fewest_moves_everywhere(board: bytes, penguin: int, cap: int) -> dict[bytes,
 
 
 def test_the_moves_bound_never_overestimates_on_exhaustively_searched_boards():
-    """walking.move_bound (the pushes left plus the walk one heart's way needs) against the
-    true fewest moves; the kernel's copy (in an A* over moves) against it."""
-    positions = solvable = walked = tight = 0
+    """walking.move_bound (the pushes left plus the walk left: one heart's way, or the route
+    through every heart) against the true fewest moves; the kernel's copy (in an A* over
+    moves) against it."""
+    positions = solvable = walked = routed = tight = 0
     for seed, make_board in (("polar moves bound", small_board),
-                             ("polar moves bound mountains", mountain_board)):
+                             ("polar moves bound mountains", mountain_board),
+                             ("polar moves bound hearts", hearts_board)):
         rng, boards = Rng(seed), 0
         while boards < 12:
             board, penguin = make_board(rng)
@@ -251,12 +253,27 @@ def test_the_moves_bound_never_overestimates_on_exhaustively_searched_boards():
                 assert bound <= true, (cells, at, bound, true)
                 if HEART in cells and push_bound(cells) < NEVER:
                     assert fast.bound(cells, search, _NXT, at) == \
-                        push_bound(cells) + heart_walk(cells, at)
+                        min(NEVER, push_bound(cells) + heart_walk(cells, at))
                 positions += 1
                 if true < NEVER:
                     solvable += 1
                     tight += bound == true
                     walked += bound > push_bound(cells, at)
+                    routed += heart_walk(cells, at) > one_heart_walk(cells, at)
     assert positions > 3000 and solvable > 1000
-    # The walk must count: it lifts the bound over the pushes on most positions still to win.
-    assert walked > solvable // 2 and tight > solvable // 20
+    # The walk must count: it lifts the bound over the pushes on most positions still to
+    # win, and the route through every heart lifts it over one heart's way on some.
+    assert walked > solvable // 2 and tight > solvable // 20 and routed > solvable // 100
+
+
+def hearts_board(rng: Rng) -> tuple[bytes, int]:
+    """Boards with two or three hearts, where the route through every heart can count."""
+    board, penguin = scatter(rng, [(HOUSE, 1, 2), (HEART, 2, 3), (TREE, 2, 10),
+                                   (MOUNTAIN, 1, 4), (ICE, 0, 2), (BOMB, 0, 1)])
+    return bytes(board), penguin
+
+
+def one_heart_walk(cells: bytes, penguin: int) -> int:
+    """The walk left counting one heart's way alone (the route through every heart left out)."""
+    walk = walking._walk_tables(*fixed_layout(cells))[1]
+    return max((walk[heart][penguin] for heart, t in enumerate(cells) if t == HEART), default=0)

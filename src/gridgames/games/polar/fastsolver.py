@@ -17,6 +17,7 @@ from numba.typed import Dict
 
 from gridgames.games.polar.analysis import NEVER, bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.walking import ROUTE_HEARTS
 
 ROW_BYTES = 104
 ROW_WORDS = ROW_BYTES // 8
@@ -301,31 +302,31 @@ def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far,
 
 
 @njit(cache=True)
-def _fill_walks(cells, bombable, nxt, never, apart, walk):
-    """walking._heart_walks on flat arrays: [heart's cell, penguin's cell], the least relaxed
-    walk through the stands of one heart's way home (capped at WALK_CAP, still a bound)."""
+def _fill_walks(cells, bombable, nxt, never, walks):
+    """walking._walk_tables on flat arrays, into one row (int16, walks over WALK_CAP stored
+    as WALK_CAP): walks[a, :CELLS] the relaxed walking distances from a; walks[c, CELLS + d]
+    the least walk left after a heart on c is pushed in direction d (WALK_CAP: no such push
+    gets it home)."""
+    apart = np.full((CELLS, CELLS), WALK_CAP, np.int32)
+    queue = np.empty(CELLS, np.int32)
     for a in range(CELLS):  # walking distances, through all but houses and lasting mountains
-        for b in range(CELLS):
-            apart[a, b] = never
         if cells[a] == HOUSE or (cells[a] == MOUNTAIN and not bombable[a]):
             continue
         apart[a, a] = 0
-        queue = [a]
-        head = 0
-        while head < len(queue):
+        queue[0] = a
+        head, tail = 0, 1
+        while head < tail:
             c = queue[head]
             head += 1
             for d in range(4):
                 n = nxt[c, d]
-                if n >= 0 and apart[a, n] >= never and not (cells[n] == HOUSE or (
+                if n >= 0 and apart[a, n] >= WALK_CAP and not (cells[n] == HOUSE or (
                         cells[n] == MOUNTAIN and not bombable[n])):
                     apart[a, n] = apart[a, c] + 1
-                    queue.append(n)
-    for i in range(CELLS):
-        for j in range(CELLS):
-            walk[i, j] = WALK_CAP
-    after = np.empty(4, np.int64)
-    stands = np.empty(4, np.int64)
+                    queue[tail] = n
+                    tail += 1
+    walk = np.full((CELLS, CELLS), WALK_CAP, np.int32)
+    after = np.full((CELLS, 4), WALK_CAP, np.int32)
     changed = True
     while changed:
         changed = False
@@ -335,26 +336,80 @@ def _fill_walks(cells, bombable, nxt, never, apart, walk):
                 continue
             for d in range(4):
                 stand = nxt[c, d ^ 1]
-                stands[d] = stand
-                after[d] = WALK_CAP
+                after[c, d] = WALK_CAP
                 if stand < 0 or cells[stand] == HOUSE or (
                         cells[stand] == MOUNTAIN and not bombable[stand]):
                     continue
                 at = nxt[c, d]
                 while at >= 0 and not _stops(cells, bombable, -1, False, at):
                     if cells[at] == HOUSE:
-                        after[d] = 0
+                        after[c, d] = 0
                         break
-                    after[d] = min(after[d], walk[at, stand])
+                    after[c, d] = min(after[c, d], walk[at, stand])
                     at = nxt[at, d]
             for p in range(CELLS):
                 best = walk[c, p]
                 for d in range(4):
-                    if after[d] < WALK_CAP and apart[p, stands[d]] < never:
-                        best = min(best, apart[p, stands[d]] + after[d])
+                    if after[c, d] < WALK_CAP:
+                        best = min(best, apart[p, nxt[c, d ^ 1]] + after[c, d])
                 if best < walk[c, p]:
                     walk[c, p] = best
                     changed = True
+    for a in range(CELLS):
+        for b in range(CELLS):
+            walks[a, b] = apart[a, b]
+        for d in range(4):
+            walks[a, CELLS + d] = after[a, d]
+
+
+@njit(cache=True)
+def _walk_left(cells, penguin, nxt, walks, walked):
+    """walking.heart_walk, at least `walked`, from a row of _fill_walks: the most, over the
+    hearts, of one heart's least walk home, and with up to ROUTE_HEARTS hearts the least
+    route through a stand of every heart (walking._route), by subsets of hearts visited.
+    WALK_CAP or more: some heart can never be pushed home."""
+    hearts = np.empty(CELLS, np.int64)
+    k = 0
+    for c in range(CELLS):
+        if cells[c] == HEART:
+            hearts[k] = c
+            k += 1
+    for i in range(k):
+        one = WALK_CAP
+        for d in range(4):
+            stand = nxt[hearts[i], d ^ 1]
+            if walks[hearts[i], CELLS + d] < WALK_CAP:
+                one = min(one, np.int64(walks[penguin, stand]) + walks[hearts[i], CELLS + d])
+        walked = max(walked, one)
+    if k < 2 or k > ROUTE_HEARTS:  # one heart's route is its way
+        return walked
+    full = (1 << k) - 1
+    route = np.full((full + 1, k, 4), WALK_CAP, np.int32)  # (visited, last, its side)
+    for i in range(k):
+        for d in range(4):
+            if walks[hearts[i], CELLS + d] < WALK_CAP:
+                route[1 << i, i, d] = np.int64(walks[penguin, nxt[hearts[i], d ^ 1]])
+    for seen in range(1, full):
+        for i in range(k):
+            for d in range(4):
+                if route[seen, i, d] >= WALK_CAP:
+                    continue
+                stand = nxt[hearts[i], d ^ 1]
+                for j in range(k):
+                    if seen >> j & 1:
+                        continue
+                    for e in range(4):
+                        if walks[hearts[j], CELLS + e] < WALK_CAP:
+                            step = route[seen, i, d] + np.int64(
+                                walks[stand, nxt[hearts[j], e ^ 1]])
+                            if step < route[seen | 1 << j, j, e]:
+                                route[seen | 1 << j, j, e] = step
+    least = WALK_CAP
+    for i in range(k):
+        for d in range(4):
+            if route[full, i, d] < WALK_CAP:
+                least = min(least, route[full, i, d] + np.int64(walks[hearts[i], CELLS + d]))
+    return max(walked, least)
 
 
 @njit(cache=True)
@@ -404,8 +459,7 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
         _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row],
                   joint_rows[row], bomb_rows[row], objects)
         if walk_rows.shape[0] == far_rows.shape[0]:
-            _fill_walks(cells, scratch, nxt, never, np.empty((CELLS, CELLS), np.int32),
-                        walk_rows[row])
+            _fill_walks(cells, scratch, nxt, never, walk_rows[row])
     far, crossed, reach, joint = far_rows[row], crossed_rows[row], reach_rows[row], joint_rows[row]
     total = 0
     most_crossed = 0
@@ -439,9 +493,9 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
         return never
     walk = walked
     if penguin >= 0 and walk_rows.shape[0] == far_rows.shape[0]:
-        for i in range(CELLS):
-            if cells[i] == HEART:
-                walk = max(walk, np.int64(walk_rows[row, i, penguin]))
+        walk = _walk_left(cells, penguin, nxt, walk_rows[row], walked)
+        if walk >= WALK_CAP:
+            return never
     return total + ice + max(bombs_needed, bombed, way_bombs) + walk
 
 
@@ -731,7 +785,7 @@ class Search:
         self.joint_rows = np.zeros((TABLES, CELLS), np.int32)
         self.bomb_rows = np.zeros((TABLES, CELLS), np.int32)
         walks = TABLES if not (count_pushes or width) else 1  # only A* over moves uses them
-        self.walk_rows = np.zeros((walks, CELLS, CELLS), np.int16)
+        self.walk_rows = np.zeros((walks, CELLS, CELLS + 4), np.int16)
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
         added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,

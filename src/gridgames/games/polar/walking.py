@@ -8,7 +8,9 @@ the first house) with a relaxed walk (every cell but houses and lasting mountain
 never change, is walkable), the least walk from the penguin through the stands of some way
 home of one heart never overestimates the walking of any real solution: its real way is one
 of the relaxed ways and its real walks are no shorter. Adding that walk to the pushes left
-(analysis.push_bound) bounds the moves left, for the heart that needs the most.
+(analysis.push_bound) bounds the moves left, for the heart that needs the most. With a few
+hearts, the route through a stand of every heart and on along the last one's way (_route)
+is also a bound on the walk: where the hearts lie apart it is the longer.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gridgames.games.polar.analysis import NEVER, fixed_layout, push_bound
 from gridgames.games.polar.board import GRID, HEART, step
 
 DIRS = "UDLR"
+ROUTE_HEARTS = 6  # the route through every heart is worked out for up to this many hearts
 BEHIND = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
 
@@ -28,40 +31,69 @@ def move_bound(board: tuple[int, ...] | bytes, penguin: int) -> int:
     pushes = push_bound(board, penguin)
     if pushes == 0 or pushes >= NEVER:
         return pushes
-    return pushes + heart_walk(board, penguin)
+    return min(NEVER, pushes + heart_walk(board, penguin))
 
 
 def heart_walk(board: tuple[int, ...] | bytes, penguin: int) -> int:
-    """The most, over the hearts, of the least relaxed walk one heart's way home needs."""
-    walks = _heart_walks(*fixed_layout(board))
-    return max((walks[heart][penguin] for heart, t in enumerate(board) if t == HEART),
-               default=0)
+    """The walk left: the most, over the hearts, of the least relaxed walk one heart's way
+    home needs; with up to ROUTE_HEARTS hearts, at least the least route (_route)."""
+    layout = fixed_layout(board)
+    apart, walk, after = _walk_tables(*layout)
+    hearts = [heart for heart, t in enumerate(board) if t == HEART]
+    one = max((walk[heart][penguin] for heart in hearts), default=0)
+    if not hearts or len(hearts) > ROUTE_HEARTS:
+        return one
+    return max(one, _route(hearts, penguin, apart, after))
+
+
+def _route(hearts: list[int], penguin: int, apart: list[list[int]],
+           after: dict[int, tuple[tuple[int, int], ...]]) -> int:
+    """Every heart is pushed at least once from a stand beside the cell it is on now, so the
+    walk passes through one such stand of each heart, in the order of their first pushes, and
+    after the last of them goes on at least as far as the rest of that heart's relaxed way
+    needs (`after`). The least such walk, by subsets of hearts visited (NEVER: none)."""
+    full = (1 << len(hearts)) - 1
+    route: dict[tuple[int, int, int], int] = {}  # (hearts visited, the last, its stand) -> walk
+    for i, heart in enumerate(hearts):
+        for stand, _ in after[heart]:
+            route[1 << i, i, stand] = apart[penguin][stand]
+    for visited in range(1, full):
+        for (seen, _, stand), walked in [item for item in route.items() if item[0][0] == visited]:
+            for j, heart in enumerate(hearts):
+                for next_stand, _ in after[heart] if not seen >> j & 1 else ():
+                    key = (seen | 1 << j, j, next_stand)
+                    route[key] = min(route.get(key, NEVER), walked + apart[stand][next_stand])
+    rest = {(i, stand): left for i, heart in enumerate(hearts) for stand, left in after[heart]}
+    return min((walked + rest[last, stand] for (seen, last, stand), walked in route.items()
+                if seen == full), default=NEVER)
 
 
 @lru_cache(maxsize=256)
-def _heart_walks(trees: tuple[int, ...], houses: tuple[int, ...],
-                 lasting: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """[heart's cell][penguin's cell]: the least walk through the stands of a relaxed way home
-    (NEVER: none). The value of a push from a stand is the walk to it plus the least value
-    where the heart may stop, with the penguin left on the stand; a push into a house ends."""
+def _walk_tables(trees: tuple[int, ...], houses: tuple[int, ...], lasting: tuple[int, ...]):
+    """The relaxed walking distances [from][to]; for [heart's cell][penguin's cell] the least
+    walk through the stands of a relaxed way home (NEVER: none); and for each heart's cell,
+    its pushes as (stand, the least walk left once it is made). The value of a push from a
+    stand is the walk to it plus the least value where the heart may stop, with the penguin
+    left on the stand; a push into a house ends."""
     apart = _walk_distances(set(houses) | set(lasting))
     slides = _slides(trees, houses, lasting)
     walk = [[NEVER] * GRID.size for _ in range(GRID.size)]
+    after: dict[int, tuple[tuple[int, int], ...]] = {}
     changed = True
     while changed:
         changed = False
         for cell, pushes in slides.items():
-            after = {}  # stand -> the least walk left once the push from it is made
+            rests: dict[int, int] = {}  # stand -> the least walk left once the push is made
             for stand, line, home in pushes:
                 rest = 0 if home else min((walk[at][stand] for at in line), default=NEVER)
-                after[stand] = min(rest, after.get(stand, NEVER))
+                rests[stand] = min(rest, rests.get(stand, NEVER))
+            after[cell] = tuple((s, rest) for s, rest in rests.items() if rest < NEVER)
             for penguin in range(GRID.size):
-                best = min((apart[penguin][s] + rest for s, rest in after.items()),
-                           default=NEVER)
+                best = min((apart[penguin][s] + rest for s, rest in after[cell]), default=NEVER)
                 if best < walk[cell][penguin]:
                     walk[cell][penguin] = best
                     changed = True
-    return tuple(tuple(row) for row in walk)
+    return apart, walk, after
 
 
 def _slides(trees: tuple[int, ...], houses: tuple[int, ...],
