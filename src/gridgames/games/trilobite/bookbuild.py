@@ -224,6 +224,10 @@ class Builder:
         finally:
             for proc in procs:
                 proc.kill()
+            # The rest of the ply's work may still be queued, more than the pipe holds: at
+            # exit the queue would wait for ever for a reader. Nobody needs it (the book is
+            # saved).
+            tasks.cancel_join_thread()
         return self.save()
 
     def _solve_all(self, families: list[list[Position]], tasks, answers, ply: int) -> None:
