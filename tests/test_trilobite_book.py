@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-import gridgames
 from gridgames.core.errors import BadInput
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
@@ -208,7 +207,7 @@ def test_the_build_goes_first_where_two_perfect_players_go(tmp_path):
     assert on_main == sorted(on_main, reverse=True)
 
 
-SHIPPED = Path(gridgames.__file__).parent / "games" / "trilobite" / "books" / "7x6-4.book"
+SHIPPED = PACKAGE_BOOKS / book_name(7, 6, 4)
 
 
 @pytest.mark.parametrize("start", ["empty", "shipped"])
