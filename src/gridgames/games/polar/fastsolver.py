@@ -12,8 +12,7 @@ side can watch the clock, grow the arrays when they fill, and call it again.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from gridgames.games.polar.analysis import NEVER, bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
@@ -413,8 +412,59 @@ def _walk_left(cells, penguin, nxt, walks, walked):
 
 
 @njit(cache=True)
-def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_rows, reach_rows,
-           joint_rows, bomb_rows, walk_rows, scratch, objects, penguin, walked):
+def _table_key(cells, mountain_id):
+    """Which relaxed tables a board needs: a bit for each mountain standing, bit 0 when a
+    bomb is left (only then can mountains still go)."""
+    key = 0
+    for i in range(CELLS):
+        t = cells[i]
+        if t == MOUNTAIN:
+            key |= 1 << (mountain_id[i] + 1)
+        elif t == BOMB:
+            key |= 1
+    return key
+
+
+def new_keymap() -> np.ndarray:
+    keymap = np.full((2 * TABLES + 1, 2), -1, np.int64)
+    keymap[-1, 0] = 0
+    return keymap
+
+
+@njit(cache=True)
+def _find_row(keymap, key):
+    """The table row kept for key, -1 when none. keymap: open addressing over its first
+    2 * TABLES entries (key, row; key -1 when empty); its last entry counts the rows used.
+    Only read here, so threads may share it while nothing adds."""
+    slots = keymap.shape[0] - 1
+    slot = (key * 0x9E3779B1) % slots
+    while keymap[slot, 0] != -1:
+        if keymap[slot, 0] == key:
+            return keymap[slot, 1]
+        slot = (slot + 1) % slots
+    return -1
+
+
+@njit(cache=True)
+def _add_row(keymap, key):
+    """A new row for key; once TABLES - 1 are kept, the last row, kept for no key and
+    recomputed each time."""
+    slots = keymap.shape[0] - 1
+    row = keymap[slots, 0]
+    if row >= TABLES - 1:
+        return TABLES - 1
+    keymap[slots, 0] = row + 1
+    slot = (key * 0x9E3779B1) % slots
+    while keymap[slot, 0] != -1:
+        slot = (slot + 1) % slots
+    keymap[slot, 0] = key
+    keymap[slot, 1] = row
+    return row
+
+
+@njit(cache=True)
+def _bound(cells, mountain_id, bombable, nxt, never, keymap, far_rows, crossed_rows,
+           reach_rows, joint_rows, bomb_rows, walk_rows, scratch, objects, penguin, walked):
     """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
     push for each ice block on a cell some heart cannot get home without, plus the bombs such
     cells need. Counting moves (`penguin` is where it stands, -1 when counting pushes): plus
@@ -426,51 +476,48 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
     it lost its way on level 6, no line in 30 s instead of one in 0.4 s), with no stand
     walled in (`objects` also turns off _access: with it the first line of level 6 took
     4.5 s and 47 pushes instead of 0.8 s and 44)."""
-    key = 0
-    bombs = 0
-    heart0 = np.int64(0)
-    heart1 = np.int64(0)
-    for i in range(CELLS):
-        t = cells[i]
-        if t == MOUNTAIN:
-            key |= 1 << (mountain_id[i] + 1)
-        elif t == BOMB:
-            bombs += 1
-        elif t == HEART:
-            if i < 48:
-                heart0 |= np.int64(1) << np.int64(i)
-            else:
-                heart1 |= np.int64(1) << np.int64(i - 48)
-    if heart0 == 0 and heart1 == 0:
-        return 0
-    if bombs > 0:
-        key |= 1
-    for i in range(CELLS):
-        scratch[i] = bombable[i] if bombs > 0 else 0
-    row = -1
-    if key in tables:
-        row = tables[key]
-    else:
-        row = len(tables)
-        if row >= far_rows.shape[0]:
-            row = far_rows.shape[0] - 1  # full: recompute into the last row each time
-        else:
-            tables[key] = row
+    key = _table_key(cells, mountain_id)
+    row = _find_row(keymap, key)
+    if row < 0:
+        row = _add_row(keymap, key)
+        for i in range(CELLS):
+            scratch[i] = bombable[i] if key & 1 else 0
         _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row],
                   joint_rows[row], bomb_rows[row], objects)
         if walk_rows.shape[0] == far_rows.shape[0]:
             _fill_walks(cells, scratch, nxt, never, walk_rows[row])
+    return _bound_at(cells, row, key & 1, bombable, nxt, never, far_rows, crossed_rows,
+                     reach_rows, joint_rows, bomb_rows, walk_rows, objects, penguin, walked)
+
+
+@njit(cache=True)
+def _bound_at(cells, row, bombs_left, bombable, nxt, never, far_rows, crossed_rows, reach_rows,
+              joint_rows, bomb_rows, walk_rows, objects, penguin, walked):
+    """_bound with its table row found (it only reads the tables, so threads may share
+    them)."""
     far, crossed, reach, joint = far_rows[row], crossed_rows[row], reach_rows[row], joint_rows[row]
+    heart0 = np.int64(0)
+    heart1 = np.int64(0)
+    bombs = 0
     total = 0
     most_crossed = 0
     way_bombs = 0
     for i in range(CELLS):
-        if cells[i] == HEART:
+        t = cells[i]
+        if t == BOMB:
+            bombs += 1
+        elif t == HEART:
             if far[i] >= never:
                 return never
+            if i < 48:
+                heart0 |= np.int64(1) << np.int64(i)
+            else:
+                heart1 |= np.int64(1) << np.int64(i - 48)
             total += far[i]
             most_crossed = max(most_crossed, crossed[i])
             way_bombs = max(way_bombs, joint[i] - far[i])
+    if heart0 == 0 and heart1 == 0:
+        return 0
     if not objects:
         return never if most_crossed > bombs else total + most_crossed + walked
     ice = 0
@@ -478,7 +525,7 @@ def _bound(cells, mountain_id, bombable, nxt, never, tables, far_rows, crossed_r
     mountains_needed = 0
     for z in range(CELLS):
         t = cells[z]
-        if not (t == ICE or t == BOMB or (t == MOUNTAIN and scratch[z])):
+        if not (t == ICE or t == BOMB or (t == MOUNTAIN and bombs_left and bombable[z])):
             continue
         if (heart0 & ~reach[z, 0]) != 0 or (heart1 & ~reach[z, 1]) != 0:
             if t == ICE:
@@ -528,7 +575,7 @@ def bound(cells: bytes, search: Search, nxt: np.ndarray, penguin: int = -1) -> i
     analysis.push_bound, and in a moves search, given the penguin, with walking.move_bound)."""
     row = np.zeros(ROW_BYTES, np.uint8)
     row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
-    return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.tables,
+    return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.keymap,
                       search.far_rows, search.crossed_rows, search.reach_rows,
                       search.joint_rows, search.bomb_rows, search.walk_rows,
                       np.zeros(CELLS, np.uint8), True, penguin, 0))
@@ -655,7 +702,7 @@ def rehash(hashes, n, table):
 @njit(cache=True)
 def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed, table,
         heap_key, heap_idx, meta, nxt, count_pushes, weight4, width, never, limit, slice_size,
-        child8, child64, mountain_id, bombable, tables, far_rows, crossed_rows, reach_rows,
+        child8, child64, mountain_id, bombable, keymap, far_rows, crossed_rows, reach_rows,
         joint_rows, bomb_rows, walk_rows, seen1, seen2):
     """Expand up to slice_size states; returns RUNNING, SOLVED (meta[GOAL] set), EXHAUSTED
     or FULL (grow the arrays and call again).
@@ -709,7 +756,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                     walked = _walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
                     if walked >= never:
                         continue  # nothing left to push: lost
-                h = _bound(child8, mountain_id, bombable, nxt, never, tables, far_rows,
+                h = _bound(child8, mountain_id, bombable, nxt, never, keymap, far_rows,
                            crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows, scratch,
                            not width, -1 if count_pushes else stand, walked)
                 if h >= never:
@@ -778,7 +825,7 @@ class Search:
         self.mountain_id[mountains] = np.arange(len(mountains), dtype=np.int32)
         self.bombable = np.zeros(CELLS, np.uint8)
         self.bombable[list(bombable_mountains(start))] = 1
-        self.tables = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.keymap = new_keymap()
         self.far_rows = np.zeros((TABLES, CELLS), np.int32)
         self.crossed_rows = np.zeros((TABLES, CELLS), np.int32)
         self.reach_rows = np.zeros((TABLES, CELLS, 2), np.int64)
@@ -819,7 +866,7 @@ class Search:
                    self.parent, self.pushed_from, self.direction, self.closed, self.table,
                    self.heap_key, self.heap_idx, self.meta, nxt, self.count_pushes, weight4,
                    self.width, never, limit, slice_size, self.child8, self.child64,
-                   self.mountain_id, self.bombable, self.tables, self.far_rows,
+                   self.mountain_id, self.bombable, self.keymap, self.far_rows,
                    self.crossed_rows, self.reach_rows, self.joint_rows, self.bomb_rows,
                    self.walk_rows, self.seen1, self.seen2)
 
