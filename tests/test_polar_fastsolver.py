@@ -63,3 +63,30 @@ def test_bombable_mountains():
     # (3,0) is walled in by the house, the tree and the edges: it stands forever.
     assert found == {0, 25, 49}
     assert bombable_mountains([EMPTY if t == BOMB else t for t in board]) == set()
+
+
+def test_region_first_is_the_least_cell_the_penguin_can_walk_to():
+    """The kernel's bit-mask flood fill (states are keyed by it when counting pushes) against
+    the reference walk, on boards from open to nearly walled."""
+    import numpy as np
+
+    from gridgames.games.polar import fastsolver as fast
+    from gridgames.games.polar.solver import walk_layers
+
+    rng = Rng("polar region")
+    for trial in range(400):
+        walls = trial % 80  # up to 79 of the 96 cells blocked
+        board = bytearray(GRID.size)
+        cells = rng.shuffled(range(GRID.size))
+        for cell in cells[:walls]:
+            board[cell] = rng.choice([MOUNTAIN, ICE, HEART, HOUSE, BOMB])
+        for cell in cells[walls:walls + 8]:
+            board[cell] = TREE
+        penguin = rng.choice([c for c in range(GRID.size) if board[c] in (EMPTY, TREE)])
+        reached = 0
+        for layer in walk_layers(bytes(board), penguin):
+            reached |= layer
+        least = (reached & -reached).bit_length() - 1
+        row = np.zeros(fast.ROW_BYTES, np.uint8)
+        row[:GRID.size] = np.frombuffer(bytes(board), np.uint8)
+        assert fast._region_first(row, penguin) == least, (bytes(board), penguin)
