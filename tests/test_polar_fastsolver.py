@@ -20,6 +20,8 @@ def crowded_board(rng: Rng) -> tuple[bytes, int]:
 
 
 def test_kernel_and_reference_agree_on_fewest_pushes():
+    """Both compiled searches: the one-thread kernel (serial) and A* on both cores (fast,
+    parallel.py), whose lines must also replay to a win."""
     rng = Rng("polar kernel")
     compared = solvable = 0
     while compared < 60:
@@ -27,14 +29,43 @@ def test_kernel_and_reference_agree_on_fewest_pushes():
         reference = solve(board, penguin, PUSHES, engine="python", max_seconds=5)
         if not reference.complete:
             continue
-        kernel = solve(board, penguin, PUSHES, engine="fast", max_seconds=30)
-        assert kernel.complete
-        assert (kernel.moves is None) == (reference.moves is None), board
-        if kernel.moves is not None:
-            assert kernel.pushes == reference.pushes and kernel.optimal
-            solvable += 1
+        for engine in ("serial", "fast"):
+            kernel = solve(board, penguin, PUSHES, engine=engine, max_seconds=30)
+            assert kernel.complete
+            assert (kernel.moves is None) == (reference.moves is None), (engine, board)
+            if kernel.moves is not None:
+                assert kernel.pushes == reference.pushes and kernel.optimal, (engine, board)
+                assert wins(board, penguin, kernel.moves)
+        solvable += reference.moves is not None
         compared += 1
     assert solvable >= 10  # the sample must not be all lost levels
+
+
+def wins(board: bytes, penguin: int, moves: list[str]) -> bool:
+    """Replay moves by the game's rules (game.play): True when every heart is home."""
+    from gridgames.games.polar.game import play
+
+    cells, at, hearts = tuple(board), penguin, board.count(HEART)
+    for move in moves:
+        cells, at, hearts, _ = play(cells, at, hearts, move)
+    return hearts == 0
+
+
+def test_both_cores_prove_original_level_1_and_cut_by_states_alike():
+    """Original level 1 (14 pushes, proven in the README's table) on both cores; a budget of
+    states cuts the search at the same point on every run (the lanes are fixed, not the
+    machine's cores), with a lower bound no higher than the fewest."""
+    from gridgames.games.polar.packs import builtin_pack
+
+    level = builtin_pack("original")[0]
+    board = bytes(level.board)
+    proven = solve(board, level.penguin, PUSHES, max_seconds=120)
+    assert proven.optimal and proven.pushes == 14 and wins(board, level.penguin, proven.moves)
+    cut = [solve(board, level.penguin, PUSHES, max_states=3000, max_seconds=120)
+           for _ in range(2)]
+    assert not cut[0].complete and cut[0].moves is None
+    assert cut[0].expanded == cut[1].expanded and cut[0].lower_bound == cut[1].lower_bound
+    assert 0 < cut[0].lower_bound <= 14
 
 
 def test_kernel_shortest_in_moves_matches_the_reference_on_small_levels():

@@ -157,14 +157,19 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
           max_seconds: float = 120.0, engine: str = "fast", width: bool = False,
           improve: bool = False, known_lower: int = 0) -> Solution:
     """A* from a position, counting moves (walking + pushes) or pushes only, by the compiled
-    kernel (engine "fast", fastsolver.py) or the reference below (engine "python").
+    kernel (engine "fast", fastsolver.py; plain A* over pushes on both cores, parallel.py;
+    "serial" keeps it on one) or the reference below (engine "python").
     `width`: a best-first width search instead (kernel only): no proof, but it finds
     solutions A* cannot reach in time (see fastsolver.run). With `improve` it goes on after
     each solution, for one with fewer pushes, until the time is up; when nothing cheaper is
     left the last one is proven fewest pushes, as it is when it reaches `known_lower` (a
     lower bound on the pushes proven before, by an A* that stopped early)."""
     board = bytes(board)
-    if engine == "fast" and board.count(MOUNTAIN) <= 62:  # the kernel keys mountains in 64 bits
+    if engine not in ("fast", "serial", "python"):
+        raise ValueError(f"unknown engine {engine!r}: fast, serial or python")
+    if engine != "python" and board.count(MOUNTAIN) <= 62:  # the kernel keys mountains in 64 bits
+        if engine == "fast" and objective == PUSHES and weight == 1.0 and not width:
+            return _solve_parallel(board, penguin, max_states, max_seconds)
         return _solve_fast(board, penguin, objective, weight, max_states, max_seconds, width,
                            improve and width, known_lower)
     if width:
@@ -218,6 +223,31 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
     value = len(best) if objective == PUSHES or improve else len(moves)
     return Solution(moves, len(best), expanded, optimal, True, time.monotonic() - start_time,
                     value if optimal else 0, search.nbytes())
+
+
+def _solve_parallel(start: bytes, penguin: int, max_states: int,
+                    max_seconds: float) -> Solution:
+    """Plain A* over pushes on both cores (parallel.py): proven fewest pushes when it ends."""
+    from gridgames.games.polar import parallel
+
+    start_time = time.monotonic()
+    if HEART not in start:
+        return Solution([], 0, 0, True, True, 0.0)
+    if push_bound(start, penguin) >= NEVER:
+        return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
+    with parallel.ONE_AT_A_TIME:
+        search = parallel.ParallelSearch(start, penguin, _NXT)
+        status = search.run(_NXT, NEVER, lambda: max_seconds - (time.monotonic() - start_time),
+                            max_states)
+    seconds = time.monotonic() - start_time
+    if status == parallel.SOLVED:
+        pushes = search.pushes(search.goal)
+        moves = moves_of_pushes(start, penguin, pushes)
+        return Solution(moves, len(pushes), search.expanded, True, True, seconds, len(pushes),
+                        search.nbytes())
+    complete = status == parallel.EXHAUSTED  # every branch ran out: no solution
+    return Solution(None, 0, search.expanded, False, complete, seconds,
+                    0 if complete else search.lowest_open(), search.nbytes())
 
 
 def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, weight: float,

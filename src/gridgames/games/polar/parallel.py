@@ -1,0 +1,368 @@
+"""A* over pushes on both cores: the kernel's search (fastsolver.run), reorganised so that
+threads share the work.
+
+Every push costs one, so the open states fall into buckets by (pushes + bound, pushes). The
+search takes the lowest bucket (the deepest first among equal totals, as the kernel's heap
+does) and works through it a slice at a time in two steps, each over LANES lanes that
+numba's threads run:
+
+- expand: each lane takes a part of the slice and writes the children into its own
+  buffer, with their penguin regions and hashes (a child whose table row does not exist yet
+  is left for a single-threaded pass, _fill_missing, to make the row and bound it);
+- store: each lane owns a partition of the states (a state's partition is a few bits of
+  its hash) and stores the children that fall into it, each partition with its own arrays
+  and hash table, so no two threads ever write the same memory. A child is bounded only
+  here, once it is known to be new: most children are states met before, and the bound is
+  the dearest part of a child (the relaxed tables are only read).
+
+The first state without hearts taken from the lowest bucket is a fewest-pushes solution
+(the bound never overestimates), and a state reached again more cheaply is opened again, as
+in the kernel. The minimal total among the buckets is a proven lower bound at any time.
+Measured on the original levels, one core against two (this machine): level 2 proven in
+64 s -> 28 s, level 3 in 156 s -> 59 s, the same states expanded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+
+import numpy as np
+from numba import njit, prange
+
+from gridgames.games.polar import fastsolver as fast
+from gridgames.games.polar.board import BOMB, HEART, ICE
+
+RUNNING, SOLVED, EXHAUSTED = fast.RUNNING, fast.SOLVED, fast.EXHAUSTED
+# The work is cut into this many lanes, whatever the cores: each lane expands its share of a
+# slice and owns a partition of the states. A fixed count keeps the search's order, and so
+# its answer and its counts, the same on every machine; numba runs the lanes on its threads.
+LANES = 4
+# numba's default thread pool (workqueue) must not run two parallel kernels at once: a
+# process runs one such search at a time (the compute pool's workers hold one job each).
+ONE_AT_A_TIME = threading.Lock()
+OUT_ROWS = 1 << 16  # children each lane's buffer holds per slice
+PART_SHIFT = np.uint64(40)  # a state's partition: hash bits above the table's slots
+# A child's record beside its cells: parent, stand, direction, bound, hash (as int64), and
+# the table row its bound reads (2 * row + 1 when a bomb is left).
+PARENT, STAND, DIRECTION, BOUND, HASH, ROW = range(6)
+MISSING = -1  # BOUND: the child's table row does not exist yet (_fill_missing makes it)
+PENDING = -2  # BOUND: to be computed when the child is stored, only if it is new
+
+
+@njit(cache=True)
+def _hearts(cells):
+    for i in range(fast.CELLS):  # noqa: SIM110 (numba compiles no any() over a generator)
+        if cells[i] == HEART:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _stranded(cells, far, never):
+    """A heart that cannot get home even with nothing else moving (the first test of
+    fastsolver._bound_at, the one that drops most lost children)."""
+    for i in range(fast.CELLS):  # noqa: SIM110 (as in _hearts)
+        if cells[i] == HEART and far[i] >= never:
+            return True
+    return False
+
+
+@njit(parallel=True, cache=True)
+def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_rows, out8,
+            out, out_n, goal, expanded):
+    """Expand the states `ids` (global ids, all with `pushes` g) into the threads' buffers:
+    out8 holds the children's rows (with their penguin key), out their records. Bounds wait
+    for _store: most children are states met before (4 in 5 on level 2), and the bound is
+    the dearest part of a child. goal[t] is a state without hearts thread t met (-1: none)."""
+    threads = out8.shape[0]
+    share = (ids.size + threads - 1) // threads
+    for t in prange(threads):
+        dist = np.empty(fast.CELLS, np.int32)
+        queue = np.empty(fast.CELLS, np.int32)
+        n = 0
+        found = -1
+        opened = 0
+        for k in range(t * share, min(ids.size, (t + 1) * share)):
+            gid = ids[k]
+            p, idx = gid % parts, gid // parts
+            if cost[p, idx] != g:
+                continue  # reached again more cheaply since: that entry is the live one
+            cells = states8[p, idx]
+            if not _hearts(cells):
+                found = gid
+                break
+            opened += 1
+            fast._walk(cells, cells[fast.KEY], nxt, dist, queue)
+            parent_key = fast._table_key(cells, mountain_id)
+            parent_row = fast._find_row(keymap, parent_key)
+            for target in range(fast.CELLS):
+                tile = cells[target]
+                if tile != ICE and tile != HEART and tile != BOMB:
+                    continue
+                for d in range(4):
+                    stand = nxt[target, d ^ 1]
+                    if stand < 0 or dist[stand] < 0:
+                        continue
+                    child = out8[t, n]
+                    child[:] = cells
+                    if not fast._push(child, target, d, nxt):
+                        continue
+                    key, row = parent_key, parent_row  # only a bomb's push changes them
+                    if tile == BOMB:
+                        key = fast._table_key(child, mountain_id)
+                        row = fast._find_row(keymap, key)
+                    if row >= 0 and _stranded(child, far_rows[row], never):
+                        continue  # lost: a heart can never get home
+                    if row >= 0:
+                        child[fast.KEY] = fast._region_first(child, stand)
+                        out[t, n, HASH] = np.int64(fast._hash(out8[t, n].view(np.uint64)))
+                        out[t, n, BOUND] = PENDING
+                        out[t, n, ROW] = 2 * row + (key & 1)
+                    else:
+                        out[t, n, BOUND] = MISSING
+                    out[t, n, PARENT] = gid
+                    out[t, n, STAND] = stand
+                    out[t, n, DIRECTION] = d
+                    n += 1
+        out_n[t] = n  # written once: threads writing neighbouring counters slow each other
+        goal[t] = found
+        expanded[t] = opened
+
+
+@njit(cache=True)
+def _fill_missing(g, limit, never, out8, out, out_n, mountain_id, bombable, nxt, keymap,
+                  far_rows, crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows):
+    """The children whose table row was missing, one thread: fill the rows, then bound,
+    region and hash them (a bound of never marks a child dropped)."""
+    scratch = np.empty(fast.CELLS, np.uint8)
+    for t in range(out8.shape[0]):
+        for i in range(out_n[t]):
+            if out[t, i, BOUND] != MISSING:
+                continue
+            child = out8[t, i]
+            h = fast._bound(child, mountain_id, bombable, nxt, never, keymap, far_rows,
+                            crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
+                            scratch, True, -1, 0)
+            if h >= never or (limit > 0 and g + 1 + h >= limit):
+                out[t, i, BOUND] = never
+                continue
+            out[t, i, BOUND] = h
+            child[fast.KEY] = fast._region_first(child, out[t, i, STAND])
+            out[t, i, HASH] = np.int64(fast._hash(child.view(np.uint64)))
+
+
+@njit(parallel=True, cache=True)
+def _store(g, limit, never, out8, out, out_n, states8, hashes, cost, parent, pushed_from,
+           direction, table, count, fresh, fresh_n, bombable, nxt, far_rows, crossed_rows,
+           reach_rows, joint_rows, bomb_rows, walk_rows):
+    """Store the children of pushes g + 1, each partition by its own thread; a child new
+    to its partition (or reached more cheaply) is bounded here, and dropped when the level is
+    lost from it or it cannot beat `limit`. fresh[q] lists the states of partition q that
+    are new or reached more cheaply (their global ids, with cost + bound)."""
+    parts = states8.shape[0]
+    for q in prange(parts):
+        m = 0
+        mask = np.uint64(table.shape[1] - 1)
+        for t in range(out8.shape[0]):
+            for i in range(out_n[t]):
+                h = out[t, i, BOUND]
+                if h >= never:
+                    continue
+                hashed = np.uint64(out[t, i, HASH])
+                if (hashed >> PART_SHIFT) % np.uint64(parts) != np.uint64(q):
+                    continue
+                row64 = out8[t, i].view(np.uint64)
+                slot = hashed & mask
+                tag = np.int64(hashed >> np.uint64(33))  # 31 bits: entries stay positive
+                at = -1
+                while True:  # the state's entry, or the empty slot where it would go
+                    entry = table[q, slot]
+                    if entry < 0:
+                        break
+                    if entry >> 32 == tag:
+                        at = entry & 0xFFFFFFFF
+                        if fast._same(states8[q, at].view(np.uint64), row64):
+                            break
+                        at = -1
+                    slot = (slot + np.uint64(1)) & mask
+                if at >= 0 and cost[q, at] <= g + 1:
+                    continue  # met before, as cheaply
+                if h == PENDING:
+                    row = out[t, i, ROW]
+                    h = fast._bound_at(out8[t, i], row >> 1, row & 1, bombable, nxt, never,
+                                       far_rows, crossed_rows, reach_rows, joint_rows,
+                                       bomb_rows, walk_rows, True, -1, 0)
+                    if h >= never or (limit > 0 and g + 1 + h >= limit):
+                        continue
+                if at < 0:
+                    at = count[q]
+                    count[q] = at + 1
+                    table[q, slot] = (tag << 32) | at
+                    states8[q, at] = out8[t, i]
+                    hashes[q, at] = hashed
+                cost[q, at] = g + 1
+                parent[q, at] = out[t, i, PARENT]
+                pushed_from[q, at] = out[t, i, STAND]
+                direction[q, at] = out[t, i, DIRECTION]
+                fresh[q, m, 0] = at * parts + q
+                fresh[q, m, 1] = g + 1 + h
+                m += 1
+        fresh_n[q] = m  # written once, as in _expand
+
+
+@njit(cache=True)
+def _rehash(hashes, count, table, parts):
+    """Fill the tables anew from the states' hashes. An entry is the state's index in its
+    low 32 bits and its hash's high 31 bits above them: most states met again differ there,
+    so the look-up reads their rows only when the bits agree."""
+    table[:] = -1
+    mask = np.uint64(table.shape[1] - 1)
+    for q in range(parts):
+        for i in range(count[q]):
+            slot = hashes[q, i] & mask
+            while table[q, slot] >= 0:
+                slot = (slot + np.uint64(1)) & mask
+            table[q, slot] = (np.int64(hashes[q, i] >> np.uint64(33)) << 32) | i
+
+
+class ParallelSearch:
+    """A* over pushes with a thread per core (numba's threads); run() goes on from where the
+    last call stopped. The arrays double whenever a partition fills."""
+
+    def __init__(self, start: bytes, penguin: int, nxt: np.ndarray, capacity: int = 1 << 15):
+        self.threads = LANES
+        self.parts = LANES
+        tables = fast.Search(start, penguin, True, capacity=16)  # the relaxed tables' arrays
+        self.mountain_id, self.bombable, self.keymap = (tables.mountain_id, tables.bombable,
+                                                        tables.keymap)
+        self.rows = (tables.far_rows, tables.crossed_rows, tables.reach_rows, tables.joint_rows,
+                     tables.bomb_rows, tables.walk_rows)
+        parts = self.parts
+        self.states8 = np.zeros((parts, capacity, fast.ROW_BYTES), np.uint8)
+        self.hashes = np.zeros((parts, capacity), np.uint64)
+        self.cost = np.full((parts, capacity), -1, np.int32)
+        self.parent = np.full((parts, capacity), -1, np.int64)
+        self.pushed_from = np.zeros((parts, capacity), np.int16)
+        self.direction = np.zeros((parts, capacity), np.int8)
+        self.table = np.full((parts, 2 * capacity), -1, np.int64)
+        self.count = np.zeros(parts, np.int64)
+        most = 4 * sum(1 for t in start if t in (ICE, HEART, BOMB))  # children of one state
+        self.slice = max(1, OUT_ROWS // max(1, most))  # states per thread per slice
+        self.out8 = np.zeros((self.threads, OUT_ROWS, fast.ROW_BYTES), np.uint8)
+        self.out = np.zeros((self.threads, OUT_ROWS, 6), np.int64)
+        self.out_n = np.zeros(self.threads, np.int64)
+        self.fresh = np.zeros((parts, self.threads * OUT_ROWS, 2), np.int64)
+        self.fresh_n = np.zeros(parts, np.int64)
+        self.goal_of = np.zeros(self.threads, np.int64)
+        self.expanded_of = np.zeros(self.threads, np.int64)
+        self.expanded = 0
+        self.goal = -1
+        self.buckets: dict[tuple[int, int], list[np.ndarray]] = defaultdict(list)
+        # The start, in the partition its hash gives, as every state.
+        q = int((tables.hashes[0] >> PART_SHIFT) % np.uint64(parts))
+        self.states8[q, 0] = tables.states8[0]
+        self.hashes[q, 0] = tables.hashes[0]
+        self.cost[q, 0] = 0
+        self.pushed_from[q, 0] = penguin
+        self.count[q] = 1
+        _rehash(self.hashes, self.count, self.table, parts)
+        h = fast.bound(start, tables, nxt)
+        if h < fast.NEVER:
+            self.buckets[(h, 0)].append(np.array([q], np.int64))
+
+    def lowest_open(self) -> int:
+        """A proven lower bound on the pushes of any solution: the least total waiting."""
+        return min((f for f, _ in self.buckets), default=0)
+
+    def run(self, nxt: np.ndarray, never: int, seconds_left, max_expanded: int,
+            limit: int = 0) -> int:
+        """Work until solved, exhausted, or seconds_left() <= 0 or max_expanded states
+        expanded (then RUNNING). limit > 0: only solutions with fewer pushes are wanted."""
+        while self.buckets:
+            if seconds_left() <= 0 or self.expanded >= max_expanded:
+                return RUNNING
+            f, g = min(self.buckets, key=lambda key: (key[0], -key[1]))
+            if limit > 0 and f >= limit:
+                self.buckets.clear()
+                break
+            chunks = self.buckets[(f, g)]
+            take = self.slice * self.threads
+            taken: list[np.ndarray] = []
+            while chunks and take > 0:  # a full slice, from the bucket's many small arrays
+                ids = chunks.pop()
+                if ids.size > take:  # the rest waits in the bucket
+                    chunks.append(ids[take:])
+                    ids = ids[:take]
+                taken.append(ids)
+                take -= ids.size
+            if not chunks:
+                del self.buckets[(f, g)]
+            ids = np.concatenate(taken) if len(taken) > 1 else taken[0]
+            if self._step(ids, g, never, limit, nxt):
+                return SOLVED
+        return EXHAUSTED
+
+    def _step(self, ids: np.ndarray, g: int, never: int, limit: int, nxt: np.ndarray) -> bool:
+        _expand(ids, g, never, self.parts, self.states8, self.cost, nxt, self.mountain_id,
+                self.keymap, self.rows[0], self.out8, self.out, self.out_n, self.goal_of,
+                self.expanded_of)
+        self.expanded += int(self.expanded_of.sum())
+        goals = self.goal_of[self.goal_of >= 0]
+        if goals.size:
+            self.goal = int(goals[0])
+            return True
+        _fill_missing(g, limit, never, self.out8, self.out, self.out_n, self.mountain_id,
+                      self.bombable, nxt, self.keymap, *self.rows)
+        children = int(self.out_n.sum())
+        if int(self.count.max()) + children >= self.states8.shape[1]:
+            self._grow(int(self.count.max()) + children)
+        _store(g, limit, never, self.out8, self.out, self.out_n, self.states8, self.hashes,
+               self.cost, self.parent, self.pushed_from, self.direction, self.table,
+               self.count, self.fresh, self.fresh_n, self.bombable, nxt, *self.rows)
+        for q in range(self.parts):
+            fresh = self.fresh[q, :self.fresh_n[q]]
+            for f in np.unique(fresh[:, 1]):
+                self.buckets[(int(f), g + 1)].append(fresh[fresh[:, 1] == f, 0].copy())
+        return False
+
+    def _grow(self, needed: int) -> None:
+        capacity = self.states8.shape[1]
+        while capacity <= needed:
+            capacity *= 2
+
+        def bigger(a: np.ndarray) -> np.ndarray:
+            # Left unwritten past the old rows: only rows below a partition's count are read
+            # (filling gigabytes only to overwrite them took a fifth of level 2's proof).
+            out = np.empty((a.shape[0], capacity, *a.shape[2:]), a.dtype)
+            out[:, :a.shape[1]] = a
+            return out
+
+        self.states8 = bigger(self.states8)
+        self.hashes = bigger(self.hashes)
+        self.cost = bigger(self.cost)
+        self.parent = bigger(self.parent)
+        self.pushed_from = bigger(self.pushed_from)
+        self.direction = bigger(self.direction)
+        self.table = np.empty((self.parts, 2 * capacity), np.int64)
+        _rehash(self.hashes, self.count, self.table, self.parts)  # it clears the table first
+
+    def stored(self) -> int:
+        return int(self.count.sum())
+
+    def nbytes(self) -> int:
+        """Memory of the search's arrays (they only grow, so this is their peak)."""
+        arrays = (self.states8, self.hashes, self.cost, self.parent, self.pushed_from,
+                  self.direction, self.table, self.out8, self.out, self.fresh, *self.rows)
+        return sum(a.nbytes for a in arrays)
+
+    def pushes(self, gid: int) -> list[tuple[int, int]]:
+        """From the start to state gid: (the cell the penguin pushed from, direction)."""
+        steps = []
+        while True:
+            p, idx = gid % self.parts, gid // self.parts
+            if self.parent[p, idx] < 0:
+                return steps[::-1]
+            steps.append((int(self.pushed_from[p, idx]), int(self.direction[p, idx])))
+            gid = int(self.parent[p, idx])
+
