@@ -498,6 +498,23 @@ def test_cli_solve_json_says_what_was_proven():
     assert replays_to_a_win(builtin_pack("original")[0].desc(), list(report["moves"]))
 
 
+def test_cli_solve_proves_a_stored_line_or_finds_a_shorter_one():
+    """Our pack's level 1 is the original level 1 with a stored line of 17 pushes (its fewest
+    moves, 99); asked for the fewest pushes, A* below 17 finds 14 and proves it (the
+    original pack stores that line: then it is proven as it stands)."""
+    out = io.StringIO()
+    assert main(["polar", "solve", "--level", "1", "--objective", "pushes", "--json"], out) == 0
+    report = json.loads(out.getvalue())
+    assert (report["pushes"], report["proven"], report["gap"]) == (14, True, 0)
+    assert replays_to_a_win(builtin_pack()[0].desc(), list(report["moves"]))
+    out = io.StringIO()
+    assert main(["polar", "solve", "--pack", "original", "--level", "1", "--objective",
+                 "pushes", "--json"], out) == 0
+    report = json.loads(out.getvalue())
+    assert report["moves"] == builtin_pack("original")[0].info["solution"]
+    assert (report["pushes"], report["proven"], report["lower_bound"]) == (14, True, 14)
+
+
 @pytest.mark.parametrize("engine", ["fast", "python"])
 def test_an_astar_stopped_early_proves_a_lower_bound_only(engine):
     # Level 3 needs 25 pushes: stopped after a few states (the compiled engine looks at the

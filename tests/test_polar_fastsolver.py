@@ -121,3 +121,20 @@ def test_region_first_is_the_least_cell_the_penguin_can_walk_to():
         row = np.zeros(fast.ROW_BYTES, np.uint8)
         row[:GRID.size] = np.frombuffer(bytes(board), np.uint8)
         assert fast._region_first(row, penguin) == least, (bytes(board), penguin)
+
+
+def test_a_search_below_a_known_line_proves_there_is_none_shorter():
+    """`below`: A* over pushes only for lines shorter than a known one; ending without one
+    proves the known line fewest (random boards, fewest pushes from the reference)."""
+    rng = Rng("polar below")
+    checked = 0
+    while checked < 8:
+        board, penguin = crowded_board(rng)
+        reference = solve(board, penguin, PUSHES, engine="python", max_seconds=5)
+        if not reference.complete or not reference.moves:
+            continue
+        none = solve(board, penguin, PUSHES, below=reference.pushes, max_seconds=30)
+        assert none.complete and none.moves is None and none.lower_bound == reference.pushes
+        one = solve(board, penguin, PUSHES, below=reference.pushes + 1, max_seconds=30)
+        assert one.optimal and one.pushes == reference.pushes
+        checked += 1

@@ -130,6 +130,20 @@ def play(board: tuple[int, ...], penguin: int, hearts: int,
     return tuple(model.board), model.penguin, model.hearts, tuple(model.events)
 
 
+def line_pushes(level: Any, moves: str) -> int | None:
+    """The pushes of a line of moves from a level's start, replayed by the rules above (a
+    move that leaves the penguin where it was pushed something); None when it does not win
+    (a pack's stored line is trusted only this far)."""
+    board, penguin, hearts, pushes = level.board, level.penguin, level.hearts, 0
+    for move in moves:
+        if move not in DIRECTIONS or hearts == 0:
+            return None
+        board, at, hearts, _ = play(board, penguin, hearts, move)
+        pushes += at == penguin
+        penguin = at
+    return pushes if moves and hearts == 0 else None
+
+
 # --- the game ---
 
 

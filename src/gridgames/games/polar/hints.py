@@ -28,7 +28,7 @@ from gridgames.core.capabilities import Hint, Hinter, Solver
 from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result
 from gridgames.core.words import count
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
-from gridgames.games.polar.game import play
+from gridgames.games.polar.game import line_pushes, play
 from gridgames.games.polar.packs import Level
 from gridgames.games.polar.solver import PUSHES, solve
 
@@ -219,12 +219,8 @@ class PolarHints(Solver, Hinter):
         else the best line known so far (the original levels past the first), so a hint has
         a line at once and a search can still do better."""
         fewest = level.info.get("pushes", "")
-        cells, penguin, hearts, pushes = level.board, level.penguin, level.hearts, 0
-        for move in moves:
-            after, at, hearts, _ = play(cells, penguin, hearts, move)
-            pushes += at == penguin
-            cells, penguin = after, at
-        if hearts != 0:
+        pushes = line_pushes(level, "".join(moves))
+        if pushes is None:
             return  # not a solution: nothing to trust
         proven = fewest.isdigit() and pushes == int(fewest)
         self._remember(bytes(level.board), level.penguin,

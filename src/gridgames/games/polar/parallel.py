@@ -31,9 +31,9 @@ import numpy as np
 from numba import njit, prange
 
 from gridgames.games.polar import fastsolver as fast
-from gridgames.games.polar.board import BOMB, HEART, ICE
+from gridgames.games.polar.board import BOMB, EMPTY, HEART, ICE
 
-RUNNING, SOLVED, EXHAUSTED = fast.RUNNING, fast.SOLVED, fast.EXHAUSTED
+RUNNING, SOLVED, EXHAUSTED, FULL = fast.RUNNING, fast.SOLVED, fast.EXHAUSTED, fast.FULL
 # The work is cut into this many lanes, whatever the cores: each lane expands its share of a
 # slice and owns a partition of the states. A fixed count keeps the search's order, and so
 # its answer and its counts, the same on every machine; numba runs the lanes on its threads.
@@ -42,6 +42,9 @@ LANES = 4
 # process runs one such search at a time (the compute pool's workers hold one job each).
 ONE_AT_A_TIME = threading.Lock()
 OUT_ROWS = 1 << 16  # children each lane's buffer holds per slice
+# A stored state's bytes: its row, hash, cost, parent, stand, direction, and at most two
+# hash table entries of 8 bytes.
+STATE_BYTES = fast.ROW_BYTES + 8 + 4 + 8 + 2 + 1 + 16
 PART_SHIFT = np.uint64(40)  # a state's partition: hash bits above the table's slots
 # A child's record beside its cells: parent, stand, direction, bound, hash (as int64), and
 # the table row its bound reads (2 * row + 1 when a bomb is left).
@@ -68,9 +71,29 @@ def _stranded(cells, far, never):
     return False
 
 
+@njit(cache=True)
+def _heart_stranded(child, target, d, nxt, far, never):
+    """_stranded after a heart was pushed from target in direction d, its parent not lost and
+    the table the same: only that heart moved, so only it can be stranded. It slid over empty
+    cells, so the first cell on its way that is not empty is the heart (or the house it
+    went into)."""
+    at = target
+    while at >= 0 and child[at] == EMPTY:
+        at = nxt[at, d]
+    return at >= 0 and child[at] == HEART and far[at] >= never
+
+
+@njit(cache=True)
+def _to_partition(lists, list_n, t, hashed, i):
+    """List lane t's child i under its partition, for _store to take without a scan."""
+    q = (hashed >> PART_SHIFT) % np.uint64(lists.shape[1])
+    lists[t, q, list_n[t, q]] = i
+    list_n[t, q] += 1
+
+
 @njit(parallel=True, cache=True)
 def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_rows, out8,
-            out, out_n, goal, expanded):
+            out, out_n, lists, list_n, goal, expanded):
     """Expand the states `ids` (global ids, all with `pushes` g) into the threads' buffers:
     out8 holds the children's rows (with their penguin key), out their records. Bounds wait
     for _store: most children are states met before (4 in 5 on level 2), and the bound is
@@ -78,6 +101,7 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
     threads = out8.shape[0]
     share = (ids.size + threads - 1) // threads
     for t in prange(threads):
+        list_n[t, :] = 0
         dist = np.empty(fast.CELLS, np.int32)
         queue = np.empty(fast.CELLS, np.int32)
         n = 0
@@ -112,13 +136,18 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
                     if tile == BOMB:
                         key = fast._table_key(child, mountain_id)
                         row = fast._find_row(keymap, key)
-                    if row >= 0 and _stranded(child, far_rows[row], never):
-                        continue  # lost: a heart can never get home
+                    if row >= 0 and (  # lost: a heart can never get home
+                            _stranded(child, far_rows[row], never) if tile == BOMB else
+                            tile == HEART and _heart_stranded(child, target, d, nxt,
+                                                              far_rows[row], never)):
+                        continue
                     if row >= 0:
                         child[fast.KEY] = fast._region_first(child, stand)
-                        out[t, n, HASH] = np.int64(fast._hash(out8[t, n].view(np.uint64)))
+                        hashed = fast._hash(out8[t, n].view(np.uint64))
+                        out[t, n, HASH] = np.int64(hashed)
                         out[t, n, BOUND] = PENDING
                         out[t, n, ROW] = 2 * row + (key & 1)
+                        _to_partition(lists, list_n, t, hashed, n)
                     else:
                         out[t, n, BOUND] = MISSING
                     out[t, n, PARENT] = gid
@@ -131,8 +160,8 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
 
 
 @njit(cache=True)
-def _fill_missing(g, limit, never, out8, out, out_n, mountain_id, bombable, nxt, keymap,
-                  far_rows, crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows):
+def _fill_missing(g, limit, never, out8, out, out_n, lists, list_n, mountain_id, bombable, nxt,
+                  keymap, far_rows, crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows):
     """The children whose table row was missing, one thread: fill the rows, then bound,
     region and hash them (a bound of never marks a child dropped)."""
     scratch = np.empty(fast.CELLS, np.uint8)
@@ -149,13 +178,15 @@ def _fill_missing(g, limit, never, out8, out, out_n, mountain_id, bombable, nxt,
                 continue
             out[t, i, BOUND] = h
             child[fast.KEY] = fast._region_first(child, out[t, i, STAND])
-            out[t, i, HASH] = np.int64(fast._hash(child.view(np.uint64)))
+            hashed = fast._hash(child.view(np.uint64))
+            out[t, i, HASH] = np.int64(hashed)
+            _to_partition(lists, list_n, t, hashed, i)
 
 
 @njit(parallel=True, cache=True)
-def _store(g, limit, never, out8, out, out_n, states8, hashes, cost, parent, pushed_from,
-           direction, table, count, fresh, fresh_n, bombable, nxt, far_rows, crossed_rows,
-           reach_rows, joint_rows, bomb_rows, walk_rows):
+def _store(g, limit, never, out8, out, lists, list_n, states8, hashes, cost, parent,
+           pushed_from, direction, table, count, fresh, fresh_n, bombable, nxt, far_rows,
+           crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows):
     """Store the children of pushes g + 1, each partition by its own thread; a child new
     to its partition (or reached more cheaply) is bounded here, and dropped when the level is
     lost from it or it cannot beat `limit`. fresh[q] lists the states of partition q that
@@ -165,13 +196,10 @@ def _store(g, limit, never, out8, out, out_n, states8, hashes, cost, parent, pus
         m = 0
         mask = np.uint64(table.shape[1] - 1)
         for t in range(out8.shape[0]):
-            for i in range(out_n[t]):
+            for k in range(list_n[t, q]):
+                i = lists[t, q, k]
                 h = out[t, i, BOUND]
-                if h >= never:
-                    continue
                 hashed = np.uint64(out[t, i, HASH])
-                if (hashed >> PART_SHIFT) % np.uint64(parts) != np.uint64(q):
-                    continue
                 row64 = out8[t, i].view(np.uint64)
                 slot = hashed & mask
                 tag = np.int64(hashed >> np.uint64(33))  # 31 bits: entries stay positive
@@ -227,10 +255,15 @@ def _rehash(hashes, count, table, parts):
 
 
 class ParallelSearch:
-    """A* over pushes with a thread per core (numba's threads); run() goes on from where the
-    last call stopped. The arrays double whenever a partition fills."""
+    """A* over pushes with numba's threads; run() goes on from where the last call stopped.
 
-    def __init__(self, start: bytes, penguin: int, nxt: np.ndarray, capacity: int = 1 << 15):
+    The states' arrays are reserved once, for as many states as max_bytes holds, and never
+    copied: the system gives memory to a reservation only where it is written, so a small
+    search costs little, and a large one is not slowed by doubling and copying gigabytes
+    (a ninth of level 3's proof went to that). Only the hash tables grow (rebuilt from the
+    hashes)."""
+
+    def __init__(self, start: bytes, penguin: int, nxt: np.ndarray, max_bytes: int = 4 << 30):
         self.threads = LANES
         self.parts = LANES
         tables = fast.Search(start, penguin, True, capacity=16)  # the relaxed tables' arrays
@@ -239,19 +272,24 @@ class ParallelSearch:
         self.rows = (tables.far_rows, tables.crossed_rows, tables.reach_rows, tables.joint_rows,
                      tables.bomb_rows, tables.walk_rows)
         parts = self.parts
-        self.states8 = np.zeros((parts, capacity, fast.ROW_BYTES), np.uint8)
-        self.hashes = np.zeros((parts, capacity), np.uint64)
-        self.cost = np.full((parts, capacity), -1, np.int32)
-        self.parent = np.full((parts, capacity), -1, np.int64)
-        self.pushed_from = np.zeros((parts, capacity), np.int16)
-        self.direction = np.zeros((parts, capacity), np.int8)
-        self.table = np.full((parts, 2 * capacity), -1, np.int64)
+        capacity = max(1 << 12, max_bytes // (parts * STATE_BYTES))
+        while True:
+            try:
+                self._reserve(capacity)
+                break
+            except MemoryError:  # a system that will not reserve so much: ask for less
+                if capacity <= 1 << 12:
+                    raise
+                capacity //= 2
+        self.table = np.full((parts, 1 << 14), -1, np.int64)
         self.count = np.zeros(parts, np.int64)
         most = 4 * sum(1 for t in start if t in (ICE, HEART, BOMB))  # children of one state
-        self.slice = max(1, OUT_ROWS // max(1, most))  # states per thread per slice
+        self.slice = max(1, OUT_ROWS // max(1, most))  # states per lane per slice
         self.out8 = np.zeros((self.threads, OUT_ROWS, fast.ROW_BYTES), np.uint8)
         self.out = np.zeros((self.threads, OUT_ROWS, 6), np.int64)
         self.out_n = np.zeros(self.threads, np.int64)
+        self.lists = np.zeros((self.threads, parts, OUT_ROWS), np.int32)  # by partition
+        self.list_n = np.zeros((self.threads, parts), np.int64)
         self.fresh = np.zeros((parts, self.threads * OUT_ROWS, 2), np.int64)
         self.fresh_n = np.zeros(parts, np.int64)
         self.goal_of = np.zeros(self.threads, np.int64)
@@ -264,12 +302,24 @@ class ParallelSearch:
         self.states8[q, 0] = tables.states8[0]
         self.hashes[q, 0] = tables.hashes[0]
         self.cost[q, 0] = 0
+        self.parent[q, 0] = -1
         self.pushed_from[q, 0] = penguin
+        self.direction[q, 0] = 0
         self.count[q] = 1
         _rehash(self.hashes, self.count, self.table, parts)
         h = fast.bound(start, tables, nxt)
         if h < fast.NEVER:
             self.buckets[(h, 0)].append(np.array([q], np.int64))
+
+    def _reserve(self, capacity: int) -> None:
+        """The states' arrays, left unwritten: only rows below a partition's count are read."""
+        parts = self.parts
+        self.states8 = np.empty((parts, capacity, fast.ROW_BYTES), np.uint8)
+        self.hashes = np.empty((parts, capacity), np.uint64)
+        self.cost = np.empty((parts, capacity), np.int32)
+        self.parent = np.empty((parts, capacity), np.int64)
+        self.pushed_from = np.empty((parts, capacity), np.int16)
+        self.direction = np.empty((parts, capacity), np.int8)
 
     def lowest_open(self) -> int:
         """A proven lower bound on the pushes of any solution: the least total waiting."""
@@ -278,10 +328,14 @@ class ParallelSearch:
     def run(self, nxt: np.ndarray, never: int, seconds_left, max_expanded: int,
             limit: int = 0) -> int:
         """Work until solved, exhausted, or seconds_left() <= 0 or max_expanded states
-        expanded (then RUNNING). limit > 0: only solutions with fewer pushes are wanted."""
+        expanded (then RUNNING), or until a partition might not hold the next slice's
+        children (FULL: the memory given is used up). limit > 0: only solutions with fewer
+        pushes are wanted."""
         while self.buckets:
             if seconds_left() <= 0 or self.expanded >= max_expanded:
                 return RUNNING
+            if int(self.count.max()) + self.threads * OUT_ROWS > self.states8.shape[1]:
+                return FULL
             f, g = min(self.buckets, key=lambda key: (key[0], -key[1]))
             if limit > 0 and f >= limit:
                 self.buckets.clear()
@@ -305,56 +359,45 @@ class ParallelSearch:
 
     def _step(self, ids: np.ndarray, g: int, never: int, limit: int, nxt: np.ndarray) -> bool:
         _expand(ids, g, never, self.parts, self.states8, self.cost, nxt, self.mountain_id,
-                self.keymap, self.rows[0], self.out8, self.out, self.out_n, self.goal_of,
-                self.expanded_of)
+                self.keymap, self.rows[0], self.out8, self.out, self.out_n, self.lists,
+                self.list_n, self.goal_of, self.expanded_of)
         self.expanded += int(self.expanded_of.sum())
         goals = self.goal_of[self.goal_of >= 0]
         if goals.size:
             self.goal = int(goals[0])
             return True
-        _fill_missing(g, limit, never, self.out8, self.out, self.out_n, self.mountain_id,
-                      self.bombable, nxt, self.keymap, *self.rows)
-        children = int(self.out_n.sum())
-        if int(self.count.max()) + children >= self.states8.shape[1]:
-            self._grow(int(self.count.max()) + children)
-        _store(g, limit, never, self.out8, self.out, self.out_n, self.states8, self.hashes,
-               self.cost, self.parent, self.pushed_from, self.direction, self.table,
-               self.count, self.fresh, self.fresh_n, self.bombable, nxt, *self.rows)
+        _fill_missing(g, limit, never, self.out8, self.out, self.out_n, self.lists,
+                      self.list_n, self.mountain_id, self.bombable, nxt, self.keymap,
+                      *self.rows)
+        self._grow_tables(int(self.out_n.sum()))
+        _store(g, limit, never, self.out8, self.out, self.lists, self.list_n, self.states8,
+               self.hashes, self.cost, self.parent, self.pushed_from, self.direction,
+               self.table, self.count, self.fresh, self.fresh_n, self.bombable, nxt,
+               *self.rows)
         for q in range(self.parts):
             fresh = self.fresh[q, :self.fresh_n[q]]
             for f in np.unique(fresh[:, 1]):
                 self.buckets[(int(f), g + 1)].append(fresh[fresh[:, 1] == f, 0].copy())
         return False
 
-    def _grow(self, needed: int) -> None:
-        capacity = self.states8.shape[1]
-        while capacity <= needed:
-            capacity *= 2
-
-        def bigger(a: np.ndarray) -> np.ndarray:
-            # Left unwritten past the old rows: only rows below a partition's count are read
-            # (filling gigabytes only to overwrite them took a fifth of level 2's proof).
-            out = np.empty((a.shape[0], capacity, *a.shape[2:]), a.dtype)
-            out[:, :a.shape[1]] = a
-            return out
-
-        self.states8 = bigger(self.states8)
-        self.hashes = bigger(self.hashes)
-        self.cost = bigger(self.cost)
-        self.parent = bigger(self.parent)
-        self.pushed_from = bigger(self.pushed_from)
-        self.direction = bigger(self.direction)
-        self.table = np.empty((self.parts, 2 * capacity), np.int64)
-        _rehash(self.hashes, self.count, self.table, self.parts)  # it clears the table first
+    def _grow_tables(self, children: int) -> None:
+        """Double the hash tables until they stay at most half full with `children` more."""
+        size = self.table.shape[1]
+        while 2 * (int(self.count.max()) + children) > size:
+            size *= 2
+        if size != self.table.shape[1]:
+            self.table = np.empty((self.parts, size), np.int64)
+            _rehash(self.hashes, self.count, self.table, self.parts)  # it clears the table
 
     def stored(self) -> int:
         return int(self.count.sum())
 
     def nbytes(self) -> int:
-        """Memory of the search's arrays (they only grow, so this is their peak)."""
-        arrays = (self.states8, self.hashes, self.cost, self.parent, self.pushed_from,
-                  self.direction, self.table, self.out8, self.out, self.fresh, *self.rows)
-        return sum(a.nbytes for a in arrays)
+        """Memory the search uses: the rows of its states held so far, its tables and
+        buffers (the reservation beyond the rows written takes none)."""
+        held = int(self.count.sum()) * (STATE_BYTES - 16)
+        arrays = (self.table, self.out8, self.out, self.lists, self.fresh, *self.rows)
+        return held + sum(a.nbytes for a in arrays)
 
     def pushes(self, gid: int) -> list[tuple[int, int]]:
         """From the start to state gid: (the cell the penguin pushed from, direction)."""

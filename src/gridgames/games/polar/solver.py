@@ -26,6 +26,7 @@ shortest; `solve` reports which it was.
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -155,7 +156,7 @@ def walk_path(board: bytes, start: int, goal: int) -> list[str]:
 def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
           weight: float = 1.0, max_states: int = 3_000_000,
           max_seconds: float = 120.0, engine: str = "fast", width: bool = False,
-          improve: bool = False, known_lower: int = 0) -> Solution:
+          improve: bool = False, known_lower: int = 0, below: int = 0) -> Solution:
     """A* from a position, counting moves (walking + pushes) or pushes only, by the compiled
     kernel (engine "fast", fastsolver.py; plain A* over pushes on both cores, parallel.py;
     "serial" keeps it on one) or the reference below (engine "python").
@@ -163,13 +164,18 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
     solutions A* cannot reach in time (see fastsolver.run). With `improve` it goes on after
     each solution, for one with fewer pushes, until the time is up; when nothing cheaper is
     left the last one is proven fewest pushes, as it is when it reaches `known_lower` (a
-    lower bound on the pushes proven before, by an A* that stopped early)."""
+    lower bound on the pushes proven before, by an A* that stopped early). `below` (plain
+    A* over pushes only): look only for lines of fewer pushes than that, as when a line of
+    `below` pushes is known; a search that ends with none has proven there is none."""
     board = bytes(board)
     if engine not in ("fast", "serial", "python"):
         raise ValueError(f"unknown engine {engine!r}: fast, serial or python")
-    if engine != "python" and board.count(MOUNTAIN) <= 62:  # the kernel keys mountains in 64 bits
-        if engine == "fast" and objective == PUSHES and weight == 1.0 and not width:
-            return _solve_parallel(board, penguin, max_states, max_seconds)
+    compiled = engine != "python" and board.count(MOUNTAIN) <= 62  # a 64-bit mountain key
+    if compiled and engine == "fast" and objective == PUSHES and weight == 1.0 and not width:
+        return _solve_parallel(board, penguin, max_states, max_seconds, below)
+    if below:
+        raise ValueError("`below` is for plain A* over pushes with the compiled engine")
+    if compiled:
         return _solve_fast(board, penguin, objective, weight, max_states, max_seconds, width,
                            improve and width, known_lower)
     if width:
@@ -225,9 +231,11 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
                     value if optimal else 0, search.nbytes())
 
 
-def _solve_parallel(start: bytes, penguin: int, max_states: int,
-                    max_seconds: float) -> Solution:
-    """Plain A* over pushes on both cores (parallel.py): proven fewest pushes when it ends."""
+def _solve_parallel(start: bytes, penguin: int, max_states: int, max_seconds: float,
+                    below: int = 0) -> Solution:
+    """Plain A* over pushes on both cores (parallel.py): proven fewest pushes when it ends.
+    Its states take at most half the machine's memory (the search then ends unfinished,
+    with the lower bound it reached)."""
     from gridgames.games.polar import parallel
 
     start_time = time.monotonic()
@@ -236,18 +244,25 @@ def _solve_parallel(start: bytes, penguin: int, max_states: int,
     if push_bound(start, penguin) >= NEVER:
         return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
     with parallel.ONE_AT_A_TIME:
-        search = parallel.ParallelSearch(start, penguin, _NXT)
+        search = parallel.ParallelSearch(start, penguin, _NXT, _half_the_memory())
         status = search.run(_NXT, NEVER, lambda: max_seconds - (time.monotonic() - start_time),
-                            max_states)
+                            max_states, below)
     seconds = time.monotonic() - start_time
     if status == parallel.SOLVED:
         pushes = search.pushes(search.goal)
         moves = moves_of_pushes(start, penguin, pushes)
         return Solution(moves, len(pushes), search.expanded, True, True, seconds, len(pushes),
                         search.nbytes())
-    complete = status == parallel.EXHAUSTED  # every branch ran out: no solution
-    return Solution(None, 0, search.expanded, False, complete, seconds,
-                    0 if complete else search.lowest_open(), search.nbytes())
+    complete = status == parallel.EXHAUSTED  # every branch ran out: no solution (below)
+    lower = below if complete and below else 0 if complete else search.lowest_open()
+    return Solution(None, 0, search.expanded, False, complete, seconds, lower, search.nbytes())
+
+
+def _half_the_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
 
 
 def _solve_python(board: tuple[int, ...] | bytes, penguin: int, objective: str, weight: float,
