@@ -11,7 +11,9 @@ finished A* proves its line fewest, and an unfinished one proves a lower bound),
 improving width search for the rest, which proves its line fewest when nothing cheaper is
 left or when it reaches A*'s bound. Otherwise the line is the best found, with the bound.
 Along a pack's stored line (the original levels carry the best of long offline searches) only
-A* runs, for at most PROVE_STORED_SECONDS: the hint comes in seconds, not the whole budget.
+A* runs, for at most PROVE_STORED_SECONDS, and only for lines shorter than the stored one:
+ending without one proves the stored line fewest from here; the hint comes in seconds, not
+the whole budget. A* over pushes runs on both cores (parallel.py).
 
 A player who wandered off an optimal line is told: the state counts the pushes made, and the
 level's start is searched too (once, cached), so the hint can say "P made + N left = T, the
@@ -168,8 +170,8 @@ class PolarHints(Solver, Hinter):
     def _search(self, board: bytes, penguin: int, meter: Meter,
                 stored: Line | None = None) -> Line | None:
         """A* for a third of the budget, then the improving width search; with a pack's
-        `stored` line only A*, briefly, to prove a line fewest (else the stored line stands,
-        with A*'s bound, and is not searched again from here)."""
+        `stored` line only A*, briefly, below it: none shorter proves it fewest (else the
+        stored line stands, with A*'s bound, and is not searched again from here)."""
         seconds = meter.seconds_left
         if seconds == 0:
             return None
@@ -177,8 +179,12 @@ class PolarHints(Solver, Hinter):
         states = meter.nodes_left(DEFAULT_STATES) or 1
         first = solve(board, penguin, PUSHES, max_states=states,
                       max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS)
-                      if stored is not None else seconds * ASTAR_SHARE)
+                      if stored is not None else seconds * ASTAR_SHARE,
+                      below=stored.pushes if stored is not None else 0)
         meter.nodes += first.expanded
+        if first.complete and first.moves is None and stored is not None:
+            # Nothing shorter than the stored line: it is fewest from here.
+            return Line(stored.line, stored.at, stored.pushes, True, stored.pushes, True)
         if first.complete:  # A* finished: its line is fewest, or there is none
             return _line_of(first.moves, first.pushes, True, first.pushes)
         if stored is not None:
