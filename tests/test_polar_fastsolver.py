@@ -20,7 +20,7 @@ def crowded_board(rng: Rng) -> tuple[bytes, int]:
 
 
 def test_kernel_and_reference_agree_on_fewest_pushes():
-    """Both compiled searches: the one-thread kernel (serial) and A* on both cores (fast,
+    """Both compiled searches: the one-core kernel (fast) and A* on both cores (parallel,
     parallel.py), whose lines must also replay to a win."""
     rng = Rng("polar kernel")
     compared = solvable = 0
@@ -29,7 +29,7 @@ def test_kernel_and_reference_agree_on_fewest_pushes():
         reference = solve(board, penguin, PUSHES, engine="python", max_seconds=5)
         if not reference.complete:
             continue
-        for engine in ("serial", "fast"):
+        for engine in ("fast", "parallel"):
             kernel = solve(board, penguin, PUSHES, engine=engine, max_seconds=30)
             assert kernel.complete
             assert (kernel.moves is None) == (reference.moves is None), (engine, board)
@@ -59,10 +59,10 @@ def test_both_cores_prove_original_level_1_and_cut_by_states_alike():
 
     level = builtin_pack("original")[0]
     board = bytes(level.board)
-    proven = solve(board, level.penguin, PUSHES, max_seconds=120)
+    proven = solve(board, level.penguin, PUSHES, max_seconds=120, engine="parallel")
     assert proven.optimal and proven.pushes == 14 and wins(board, level.penguin, proven.moves)
-    cut = [solve(board, level.penguin, PUSHES, max_states=3000, max_seconds=120)
-           for _ in range(2)]
+    cut = [solve(board, level.penguin, PUSHES, max_states=3000, max_seconds=120,
+                 engine="parallel") for _ in range(2)]
     assert not cut[0].complete and cut[0].moves is None
     assert cut[0].expanded == cut[1].expanded and cut[0].lower_bound == cut[1].lower_bound
     assert 0 < cut[0].lower_bound <= 14
@@ -133,8 +133,12 @@ def test_a_search_below_a_known_line_proves_there_is_none_shorter():
         reference = solve(board, penguin, PUSHES, engine="python", max_seconds=5)
         if not reference.complete or not reference.moves:
             continue
-        none = solve(board, penguin, PUSHES, below=reference.pushes, max_seconds=30)
-        assert none.complete and none.moves is None and none.lower_bound == reference.pushes
-        one = solve(board, penguin, PUSHES, below=reference.pushes + 1, max_seconds=30)
-        assert one.optimal and one.pushes == reference.pushes
+        for engine in ("fast", "parallel"):
+            none = solve(board, penguin, PUSHES, below=reference.pushes, max_seconds=30,
+                         engine=engine)
+            assert none.complete and none.moves is None
+            assert none.lower_bound == reference.pushes
+            one = solve(board, penguin, PUSHES, below=reference.pushes + 1, max_seconds=30,
+                        engine=engine)
+            assert one.optimal and one.pushes == reference.pushes
         checked += 1

@@ -161,7 +161,7 @@ def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str 
     def search(objective: str, width: bool, seconds: float, known_lower: int = 0) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
                      max_seconds=seconds, max_states=200_000_000, improve=True,
-                     known_lower=known_lower)
+                     known_lower=known_lower, engine="parallel")
 
     stored = line_pushes(level, level.info.get("solution", ""))
     if args.search == "auto" and args.objective == PUSHES and stored is not None:
@@ -190,7 +190,7 @@ def _prove_stored(level: Level, pushes: int, seconds: float) -> tuple[Solution, 
     both cores, for the whole budget, looks only for shorter lines. Ending without one proves
     the stored line fewest; a shorter one it finds is fewest itself."""
     found = solve(level.board, level.penguin, PUSHES, max_seconds=seconds,
-                  max_states=200_000_000, below=pushes)
+                  max_states=200_000_000, below=pushes, engine="parallel")
     if found.moves is not None:
         return found, PUSHES, found.pushes
     moves = list(level.info["solution"])

@@ -13,7 +13,7 @@ left or when it reaches A*'s bound. Otherwise the line is the best found, with t
 Along a pack's stored line (the original levels carry the best of long offline searches) only
 A* runs, for at most PROVE_STORED_SECONDS, and only for lines shorter than the stored one:
 ending without one proves the stored line fewest from here; the hint comes in seconds, not
-the whole budget. A* over pushes runs on both cores (parallel.py).
+the whole budget. A* runs on one core: the compute pool's workers share the two.
 
 A player who wandered off an optimal line is told: the state counts the pushes made, and the
 level's start is searched too (once, cached), so the hint can say "P made + N left = T, the

@@ -39,7 +39,7 @@ RUNNING, SOLVED, EXHAUSTED, FULL = fast.RUNNING, fast.SOLVED, fast.EXHAUSTED, fa
 # its answer and its counts, the same on every machine; numba runs the lanes on its threads.
 LANES = 4
 # numba's default thread pool (workqueue) must not run two parallel kernels at once: a
-# process runs one such search at a time (the compute pool's workers hold one job each).
+# process runs one such search at a time (threads of one process may each ask for one).
 ONE_AT_A_TIME = threading.Lock()
 OUT_ROWS = 1 << 16  # children each lane's buffer holds per slice
 # A stored state's bytes: its row, hash, cost, parent, stand, direction, and at most two

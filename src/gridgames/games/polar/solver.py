@@ -158,8 +158,10 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
           max_seconds: float = 120.0, engine: str = "fast", width: bool = False,
           improve: bool = False, known_lower: int = 0, below: int = 0) -> Solution:
     """A* from a position, counting moves (walking + pushes) or pushes only, by the compiled
-    kernel (engine "fast", fastsolver.py; plain A* over pushes on both cores, parallel.py;
-    "serial" keeps it on one) or the reference below (engine "python").
+    kernel on one core (engine "fast", fastsolver.py), plain A* over pushes on both cores
+    (engine "parallel", parallel.py: for the command line; the server's compute workers
+    already keep both cores busy, where its threads would only wait for each other; other
+    searches asked of it run on one core) or the reference below (engine "python").
     `width`: a best-first width search instead (kernel only): no proof, but it finds
     solutions A* cannot reach in time (see fastsolver.run). With `improve` it goes on after
     each solution, for one with fewer pushes, until the time is up; when nothing cheaper is
@@ -168,16 +170,17 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
     A* over pushes only): look only for lines of fewer pushes than that, as when a line of
     `below` pushes is known; a search that ends with none has proven there is none."""
     board = bytes(board)
-    if engine not in ("fast", "serial", "python"):
-        raise ValueError(f"unknown engine {engine!r}: fast, serial or python")
+    if engine not in ("fast", "parallel", "python"):
+        raise ValueError(f"unknown engine {engine!r}: fast, parallel or python")
     compiled = engine != "python" and board.count(MOUNTAIN) <= 62  # a 64-bit mountain key
-    if compiled and engine == "fast" and objective == PUSHES and weight == 1.0 and not width:
+    exact_pushes = objective == PUSHES and weight == 1.0 and not width
+    if below and not (compiled and exact_pushes):
+        raise ValueError("`below` is for plain A* over pushes with a compiled engine")
+    if compiled and engine == "parallel" and exact_pushes:
         return _solve_parallel(board, penguin, max_states, max_seconds, below)
-    if below:
-        raise ValueError("`below` is for plain A* over pushes with the compiled engine")
     if compiled:
         return _solve_fast(board, penguin, objective, weight, max_states, max_seconds, width,
-                           improve and width, known_lower)
+                           improve and width, known_lower, below)
     if width:
         raise ValueError("the width search needs the compiled engine and at most 62 mountains")
     return _solve_python(board, penguin, objective, weight, max_states, max_seconds)
@@ -185,7 +188,7 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
 
 def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_states: int,
                 max_seconds: float, width: bool, improve: bool = False,
-                known_lower: int = 0) -> Solution:
+                known_lower: int = 0, below: int = 0) -> Solution:
     from gridgames.games.polar import fastsolver as fast
 
     start_time = time.monotonic()
@@ -204,7 +207,7 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
         expanded = int(search.meta[fast.EXPANDED])
         if expanded >= max_states or time.monotonic() - start_time > max_seconds:
             break
-        status = search.run(_NXT, weight4, NEVER, 20_000, len(best) if best else 0)
+        status = search.run(_NXT, weight4, NEVER, 20_000, len(best) if best else below)
         if status == fast.SOLVED:
             pushes = search.pushes(int(search.meta[fast.GOAL]))
             if not exact:
@@ -220,7 +223,7 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
     seconds = time.monotonic() - start_time
     complete = status in (fast.SOLVED, fast.EXHAUSTED)
     if best is None:  # exhausted: every branch ran out, no solution (also for width)
-        lower = search.lowest_open() if exact and not complete else 0
+        lower = search.lowest_open() if exact and not complete else below if complete else 0
         return Solution(None, 0, expanded, False, complete, seconds, lower, search.nbytes())
     # Proven: plain A*; or an improving search that ran out below its best, or reached a
     # lower bound proven before.
