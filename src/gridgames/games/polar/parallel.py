@@ -54,18 +54,10 @@ PENDING = -2  # BOUND: to be computed when the child is stored, only if it is ne
 
 
 @njit(cache=True)
-def _hearts(cells):
-    for i in range(fast.CELLS):  # noqa: SIM110 (numba compiles no any() over a generator)
-        if cells[i] == HEART:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _stranded(cells, far, never):
     """A heart that cannot get home even with nothing else moving (the first test of
     fastsolver._bound_at, the one that drops most lost children)."""
-    for i in range(fast.CELLS):  # noqa: SIM110 (as in _hearts)
+    for i in range(fast.CELLS):  # noqa: SIM110 (numba compiles no any() over a generator)
         if cells[i] == HEART and far[i] >= never:
             return True
     return False
@@ -113,7 +105,7 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
             if cost[p, idx] != g:
                 continue  # reached again more cheaply since: that entry is the live one
             cells = states8[p, idx]
-            if not _hearts(cells):
+            if fast._count(cells, HEART) == 0:
                 found = gid
                 break
             opened += 1

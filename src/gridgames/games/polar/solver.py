@@ -176,6 +176,10 @@ def solve(board: tuple[int, ...] | bytes, penguin: int, objective: str = MOVES,
     exact_pushes = objective == PUSHES and weight == 1.0 and not width
     if below and not (compiled and exact_pushes):
         raise ValueError("`below` is for plain A* over pushes with a compiled engine")
+    if compiled and HEART not in board:
+        return Solution([], 0, 0, True, True, 0.0)
+    if compiled and push_bound(board, penguin) >= NEVER:  # lost already: no search needed
+        return Solution(None, 0, 0, False, True, 0.0)
     if compiled and engine == "parallel" and exact_pushes:
         return _solve_parallel(board, penguin, max_states, max_seconds, below)
     if compiled:
@@ -192,10 +196,6 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
     from gridgames.games.polar import fastsolver as fast
 
     start_time = time.monotonic()
-    if HEART not in start:
-        return Solution([], 0, 0, True, True, 0.0)
-    if push_bound(start, penguin) >= NEVER:
-        return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
     search = fast.Search(start, penguin, objective == PUSHES or improve, width)
     weight4 = max(4, round(4 * weight))
     exact = weight4 == 4 and not width  # plain A*: the heap's order proves lower bounds
@@ -242,10 +242,6 @@ def _solve_parallel(start: bytes, penguin: int, max_states: int, max_seconds: fl
     from gridgames.games.polar import parallel
 
     start_time = time.monotonic()
-    if HEART not in start:
-        return Solution([], 0, 0, True, True, 0.0)
-    if push_bound(start, penguin) >= NEVER:
-        return Solution(None, 0, 0, False, True, time.monotonic() - start_time)
     with parallel.ONE_AT_A_TIME:
         search = parallel.ParallelSearch(start, penguin, _NXT, _half_the_memory())
         status = search.run(_NXT, NEVER, lambda: max_seconds - (time.monotonic() - start_time),
@@ -257,7 +253,7 @@ def _solve_parallel(start: bytes, penguin: int, max_states: int, max_seconds: fl
         return Solution(moves, len(pushes), search.expanded, True, True, seconds, len(pushes),
                         search.nbytes())
     complete = status == parallel.EXHAUSTED  # every branch ran out: no solution (below)
-    lower = below if complete and below else 0 if complete else search.lowest_open()
+    lower = below if complete else search.lowest_open()
     return Solution(None, 0, search.expanded, False, complete, seconds, lower, search.nbytes())
 
 
