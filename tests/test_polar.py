@@ -20,6 +20,7 @@ from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE, MOUNTAIN
 from gridgames.games.polar.board import step as GRID_STEP
 from gridgames.games.polar.game import play
 from gridgames.games.polar.packs import (
+    Level,
     builtin_pack,
     format_level_rows,
     load_levels,
@@ -513,6 +514,22 @@ def test_cli_solve_proves_a_stored_line_or_finds_a_shorter_one():
     report = json.loads(out.getvalue())
     assert report["moves"] == builtin_pack("original")[0].info["solution"]
     assert (report["pushes"], report["proven"], report["lower_bound"]) == (14, True, 14)
+
+
+@pytest.mark.parametrize("solution", ["RRRR", "RXL", "R" * 30])
+def test_cli_solve_trusts_no_stored_line_that_does_not_win(tmp_path, solution):
+    """A level file's `solution` that does not win (too short, not U/D/L/R, past the win or
+    going nowhere) is not taken as a line to prove: the search runs as for a level with
+    none, and its answer is its own."""
+    level = builtin_pack("original")[0]
+    bad = Level(level.name, level.board, level.penguin, level.hearts, {"solution": solution})
+    (tmp_path / "l.txt").write_text(write_pack([bad]))
+    out = io.StringIO()
+    assert main(["polar", "solve", "--levels", str(tmp_path / "l.txt"), "--objective",
+                 "pushes", "--json", "--seconds", "30"], out) == 0
+    report = json.loads(out.getvalue())
+    assert report["moves"] != solution and report["pushes"] == 14 and report["proven"]
+    assert replays_to_a_win(level.desc(), list(report["moves"]))
 
 
 @pytest.mark.parametrize("engine", ["fast", "python"])
