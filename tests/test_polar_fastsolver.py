@@ -142,3 +142,19 @@ def test_a_search_below_a_known_line_proves_there_is_none_shorter():
                         engine=engine)
             assert one.optimal and one.pushes == reference.pushes
         checked += 1
+
+
+def test_a_two_core_search_given_little_memory_still_has_room_for_its_slices():
+    """The reservation never goes below two slices' children a partition: given no memory
+    at all, original level 1 (17k states) is still proven, and warm() (which compiles the
+    kernels before a budget's clock starts) finishes its one-push search."""
+    from gridgames.games.polar import parallel
+    from gridgames.games.polar.analysis import NEVER
+    from gridgames.games.polar.packs import builtin_pack
+    from gridgames.games.polar.solver import _NXT
+
+    parallel.warm(_NXT)
+    level = builtin_pack("original")[0]
+    search = parallel.ParallelSearch(bytes(level.board), level.penguin, _NXT, 0)
+    assert search.run(_NXT, NEVER, lambda: 120.0, 10**9) == parallel.SOLVED
+    assert len(search.pushes(search.goal)) == 14

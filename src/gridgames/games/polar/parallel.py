@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 
 from gridgames.games.polar import fastsolver as fast
-from gridgames.games.polar.board import BOMB, EMPTY, HEART, ICE
+from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE
 
 RUNNING, SOLVED, EXHAUSTED, FULL = fast.RUNNING, fast.SOLVED, fast.EXHAUSTED, fast.FULL
 # The work is cut into this many lanes, whatever the cores: each lane expands its share of a
@@ -264,15 +264,18 @@ class ParallelSearch:
         self.rows = (tables.far_rows, tables.crossed_rows, tables.reach_rows, tables.joint_rows,
                      tables.bomb_rows, tables.walk_rows)
         parts = self.parts
-        capacity = max(1 << 12, max_bytes // (parts * STATE_BYTES))
+        # At least room for two slices' children in a partition (one slice may put all its
+        # children in one), else run() would stop as full before it began.
+        least = 2 * LANES * OUT_ROWS
+        capacity = max(least, max_bytes // (parts * STATE_BYTES))
         while True:
             try:
                 self._reserve(capacity)
                 break
             except MemoryError:  # a system that will not reserve so much: ask for less
-                if capacity <= 1 << 12:
+                if capacity <= least:
                     raise
-                capacity //= 2
+                capacity = max(least, capacity // 2)
         self.table = np.full((parts, 1 << 14), -1, np.int64)
         self.count = np.zeros(parts, np.int64)
         most = 4 * sum(1 for t in start if t in (ICE, HEART, BOMB))  # children of one state
@@ -401,3 +404,12 @@ class ParallelSearch:
             steps.append((int(self.pushed_from[p, idx]), int(self.direction[p, idx])))
             gid = int(self.parent[p, idx])
 
+
+def warm(nxt: np.ndarray) -> None:
+    """Run a one-push search, so that every kernel is compiled (or loaded from numba's disk
+    cache) before a caller starts its clock: the first compile in a fresh install takes
+    20 s or more, which a budget of seconds must not pay."""
+    board = bytearray(fast.CELLS)
+    board[1], board[3] = HEART, HOUSE
+    search = ParallelSearch(bytes(board), 0, nxt, 0)
+    assert search.run(nxt, fast.NEVER, lambda: 1.0, 100) == SOLVED
