@@ -182,3 +182,15 @@ def test_every_4xx_is_in_the_openapi_description(client):
             assert "422" not in codes  # a body that does not validate is a 400
             for code in codes - {"200", "201"}:
                 assert operation["responses"][code]["description"], (method, path, code)
+
+
+def test_a_client_is_its_ipv4_address_or_its_ipv6_64():
+    from gridgames.web.clients import client_key
+
+    assert client_key("198.51.100.7") == "198.51.100.7"
+    same = {client_key("2001:db8:1:2::1"), client_key("2001:db8:1:2:ffff:ffff:ffff:fffe")}
+    assert same == {"2001:db8:1:2::/64"}  # one subscriber's network is one client
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:198.51.100.7") == "198.51.100.7"
+    with pytest.raises(ValueError):
+        client_key("testclient")

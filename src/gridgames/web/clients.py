@@ -1,6 +1,11 @@
 """Who is asking, and how often: a client is the remote address, or the address a trusted
-proxy forwards (X-Forwarded-For from anyone else is ignored); game creation is rate-limited
-per client, so that no one client can fill the database."""
+proxy forwards (X-Forwarded-For from anyone else is ignored, loopback included: the server
+runs uvicorn with its own proxy-header handling off); game creation is rate-limited per
+client, so that no one client can fill the database.
+
+An IPv6 client is its /64 network: one subscriber is usually given a whole /64, so keying on
+the full address would make one person 2^64 clients. An IPv4 address mapped into IPv6 is the
+IPv4 address."""
 
 from __future__ import annotations
 
@@ -12,7 +17,11 @@ from collections import OrderedDict
 from starlette.requests import HTTPConnection
 
 
+IPV6_NETWORK = 64  # prefix length an IPv6 client is known by
+
+
 def client_of(connection: HTTPConnection, trusted_proxies: frozenset[str]) -> str:
+    """The key of the client behind a request or a WebSocket (see the module's notes)."""
     peer = connection.client.host if connection.client else "unknown"
     if peer in trusted_proxies:
         forwarded = connection.headers.get("x-forwarded-for", "")
@@ -21,10 +30,23 @@ def client_of(connection: HTTPConnection, trusted_proxies: frozenset[str]) -> st
         for hop in reversed(hops):
             if hop not in trusted_proxies:
                 try:
-                    return str(ipaddress.ip_address(hop))
+                    return client_key(hop)
                 except ValueError:
                     break
-    return peer
+    try:
+        return client_key(peer)
+    except ValueError:  # not an IP address (a Unix socket, a test client): as it is
+        return peer
+
+
+def client_key(address: str) -> str:
+    """An address as a client: IPv4 as it is, IPv6 by its /64 network."""
+    ip = ipaddress.ip_address(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/{IPV6_NETWORK}", strict=False))
+    return str(ip)
 
 
 class RateLimit:

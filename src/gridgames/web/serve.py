@@ -151,8 +151,11 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     _log_setup()
     if not args.no_browser and _has_display():
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    # uvicorn's own proxy headers are off: it would take X-Forwarded-For from any loopback
+    # peer; web/clients.py honours it from --trusted-proxy addresses only.
     common = {"host": args.host, "port": args.port, "log_level": "warning",
-              "access_log": False, "timeout_graceful_shutdown": 20}
+              "access_log": False, "timeout_graceful_shutdown": 20, "proxy_headers": False,
+              "server_header": False}
     # uvicorn drains the requests in flight on SIGTERM, then raises the signal again for the
     # handler that was there before: this one makes that a clean exit.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
