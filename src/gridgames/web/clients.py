@@ -16,7 +16,6 @@ from collections import OrderedDict
 
 from starlette.requests import HTTPConnection
 
-
 IPV6_NETWORK = 64  # prefix length an IPv6 client is known by
 
 
