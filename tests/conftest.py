@@ -50,9 +50,12 @@ def serve(path: Path, **settings):
     stops). `settings` are ServerConfig's, such as think_seconds."""
     import uvicorn
 
+    from gridgames.web.protocols import uvicorn_options
+
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(make_app(path, **settings), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+                                           port=port, log_level="warning",
+                                           **uvicorn_options()))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

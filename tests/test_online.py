@@ -107,6 +107,8 @@ def test_a_claim_needs_the_opponent_gone_long_enough(client):
     assert refused.status_code == 409 and "gone" in refused.json()["error"]
     with client.websocket_connect(f"{API}/links/{o}/live") as page:
         json.loads(page.receive_text())
+        # Presence is written in batches (a fraction of a second): wait for O to show.
+        until(page, lambda m: m["payload"]["online"]["players"][1]["connected"])
         assert client.get(f"{API}/links/{x}").json()["online"]["players"][1]["connected"]
         assert post(client, x, "claim").status_code == 409  # O is here
     # The server marks O gone when its end of the socket closes, a moment after ours (later
@@ -143,7 +145,7 @@ def test_live_pages_get_every_change_and_catch_up(client):
 @pytest.mark.parametrize("message", [
     "not json", "[]", '{"type": "move", "move": "1"}', '{"type": "hello"}',
     '{"type": "hello", "version": "3"}', '{"type": "hello", "version": true}',
-    "[" * 5000, json.dumps({"type": "hello", "version": 1, "pad": "x" * 2000}),
+    "[" * 1000,
 ])
 def test_messages_of_the_wrong_shape_are_refused(client, message):
     _, x, _, _ = online_game(client)
@@ -154,6 +156,23 @@ def test_messages_of_the_wrong_shape_are_refused(client, message):
         assert answer["error"]
         page.send_text(json.dumps({"type": "ping"}))  # the connection stays
         until(page, lambda m: m == {"type": "pong"})
+    assert client.get(f"{API}/links/{x}").json()["moves"] == []
+
+
+@pytest.mark.parametrize("send, code", [
+    (lambda page: page.send_text("[" * 5000), 1009),  # over the size a message may have
+    (lambda page: page.send_text(json.dumps({"type": "hello", "version": 1,
+                                             "pad": "x" * 2000})), 1009),
+    (lambda page: page.send_bytes(b'{"type": "ping"}'), 1003),  # text messages only
+])
+def test_oversized_and_binary_messages_close_the_connection(client, send, code):
+    _, x, _, _ = online_game(client)
+    with client.websocket_connect(f"{API}/links/{x}/live") as page:
+        json.loads(page.receive_text())
+        send(page)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            until(page, lambda m: False)
+        assert closed.value.code == code
     assert client.get(f"{API}/links/{x}").json()["moves"] == []
 
 

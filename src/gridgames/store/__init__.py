@@ -10,11 +10,18 @@ import os
 from pathlib import Path
 
 from gridgames.core.errors import BadInput
-from gridgames.store.records import SPECTATOR, Conflict, GameRecord, Link, NotFound
-from gridgames.store.sql import SqlStore
+from gridgames.store.records import (
+    SPECTATOR,
+    Conflict,
+    GameRecord,
+    Link,
+    NotFound,
+    Unavailable,
+)
+from gridgames.store.sql import DEFAULT_TIMEOUT, SqlStore
 
-__all__ = ["SPECTATOR", "Conflict", "GameRecord", "Link", "NotFound", "SqlStore", "default_db",
-           "open_store"]
+__all__ = ["SPECTATOR", "Conflict", "GameRecord", "Link", "NotFound", "SqlStore", "Unavailable",
+           "default_db", "open_store"]
 
 ENV = "GRIDGAMES_DB"
 
@@ -28,18 +35,19 @@ def default_db() -> str:
     return str(Path(user_data_dir("gridgames", appauthor=False)) / "games.db")
 
 
-def open_store(url: str | None = None) -> SqlStore:
+def open_store(url: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> SqlStore:
     """The store at url (default: default_db()); BadInput in one line, saying which database
-    and why, when it cannot be opened or reached."""
+    and why, when it cannot be opened or reached. `timeout`: seconds an operation waits for a
+    connection or the write lock before it gives up (Unavailable)."""
     url = url or default_db()
     if url.startswith(("postgresql://", "postgres://")):
         from gridgames.store.postgres import PostgresStore
 
-        return PostgresStore(url)
+        return PostgresStore(url, timeout)
     from gridgames.store.sqlite import SQLiteStore
 
     path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
     if "://" in path:
         raise BadInput(f"--db: {url[:80]!r} is neither a file path, sqlite:///PATH nor "
                        "postgresql://...")
-    return SQLiteStore(path)
+    return SQLiteStore(path, timeout)

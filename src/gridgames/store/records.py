@@ -16,6 +16,18 @@ class Conflict(BadInput):
     """The game changed since it was read (another process wrote it first): HTTP 409."""
 
 
+class Unavailable(RuntimeError):
+    """The database cannot be used now: it cannot be reached, refuses writes (read-only, a
+    full disk), is corrupt, or did not answer within the store's timeout. HTTP 503 with
+    Retry-After; a write that meets it was not committed (or, for a connection lost during
+    its commit, was not acknowledged), so nothing acknowledged is lost."""
+
+    def __init__(self, reason: str, retry_after: int = 2) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
 @dataclass
 class GameRecord:
     id: str

@@ -5,6 +5,10 @@ A game is a row of `games` and its moves are rows of `moves` (one per ply), so a
 one row and deletes the redo tail, whatever the length of the game. Every change is written
 only over the version it was computed from: `UPDATE ... WHERE version = ?` touches no row
 when another process wrote first, and the caller reads the game again (Conflict).
+
+A database that cannot be used raises Unavailable (records.py) from any operation; the store
+keeps the count of each reason and the time each transaction took (`stats`), and answers the
+readiness probe (`check`) with a read and a write that changes nothing.
 """
 
 from __future__ import annotations
@@ -14,13 +18,25 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from gridgames.store.records import Conflict, GameRecord, Link, NotFound
+from gridgames.core.stats import Counts, Histograms
+from gridgames.store.records import Conflict, GameRecord, Link, NotFound, Unavailable
 from gridgames.store.schema import LATEST, MIGRATIONS
 
 Cursor = Any  # a DB-API cursor
+DEFAULT_TIMEOUT = 1.0  # seconds a connection, a pool or a write lock is waited for
+CHECK_EVERY = 1.0  # seconds a readiness answer is kept (a probe flood writes nothing more)
+
+
+class StoreStats:
+    """How the database answers: each transaction's time by kind (read, write), and the
+    failures by reason."""
+
+    def __init__(self) -> None:
+        self.seconds = Histograms()
+        self.failures = Counts()
 
 
 class SqlStore(ABC):
@@ -28,15 +44,70 @@ class SqlStore(ABC):
     shared = False  # whether several server processes may use this store at once
     url: str
 
-    @abstractmethod
-    def transaction(self) -> AbstractContextManager[Cursor]:
-        """A cursor inside one writing transaction: committed when the block ends, rolled
-        back when it raises."""
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.timeout = timeout
+        self.stats = StoreStats()
+        self._corrupt: Unavailable | None = None  # corruption does not heal: kept
+        self._checked: tuple[float, Unavailable | None] = (float("-inf"), None)
+        self._check_lock = threading.Lock()
 
-    def reading(self) -> AbstractContextManager[Cursor]:
-        """A cursor inside one transaction that only reads (a backend may run these beside
-        the writer)."""
-        return self.transaction()
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Cursor]:
+        """The backend's writing transaction (see `transaction`)."""
+
+    def _reading(self) -> AbstractContextManager[Cursor]:
+        """The backend's reading transaction (see `reading`); a backend may run these beside
+        the writer."""
+        return self._transaction()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Cursor]:
+        """A cursor inside one writing transaction: committed when the block ends, rolled
+        back when it raises. Unavailable when the database cannot take it."""
+        started = time.perf_counter()
+        try:
+            with self._transaction() as cur:
+                yield cur
+        finally:
+            self.stats.seconds.observe(("write",), time.perf_counter() - started)
+
+    @contextmanager
+    def reading(self) -> Iterator[Cursor]:
+        """A cursor inside one transaction that only reads."""
+        started = time.perf_counter()
+        try:
+            with self._reading() as cur:
+                yield cur
+        finally:
+            self.stats.seconds.observe(("read",), time.perf_counter() - started)
+
+    def failed(self, err: Exception) -> Exception:
+        """A backend's error on its way out: Unavailable is counted by reason (and a corrupt
+        file remembered); the error is returned for the backend to raise."""
+        if isinstance(err, Unavailable):
+            self.stats.failures.add((err.reason,))
+            if "corrupt" in err.reason:
+                self._corrupt = err
+        return err
+
+    def check(self) -> None:
+        """For the readiness probe: raises Unavailable with the reason when the database
+        cannot be read and written now (a read and a write that changes nothing, at most once
+        a CHECK_EVERY; a file found corrupt stays unready)."""
+        with self._check_lock:
+            at, found = self._checked
+            if time.monotonic() - at >= CHECK_EVERY:
+                try:
+                    if self._corrupt is not None:
+                        raise self._corrupt
+                    with self.transaction() as cur:
+                        self._run(cur, "UPDATE schema_version SET version = version")
+                    found = None
+                except Unavailable as err:
+                    found = err
+                self._checked = (time.monotonic(), found)
+        if found is not None:
+            raise found
 
     @abstractmethod
     def close(self) -> None: ...
@@ -198,14 +269,10 @@ class SqlStore(ABC):
         SQLite store has one process, which knows already)."""
 
     @abstractmethod
-    def listen(self, deliver: Callable[[str], None], stop: threading.Event) -> None:
-        """Call deliver(game_id) for each game a process (this one too) changed, until stop
-        is set; with SQLite there is nothing to listen to."""
-
-    def ping(self) -> None:
-        """Raises when the database cannot be reached."""
-        with self.reading() as cur:
-            self._run(cur, "SELECT 1").fetchone()
+    def listen(self, deliver: Callable[[str | None], None], stop: threading.Event) -> None:
+        """Call deliver(game_id) for each game a process (this one too) changed, and
+        deliver(None) each time listening (re)starts, since news may have been missed, until
+        stop is set; with SQLite there is nothing to listen to."""
 
     def ids(self) -> Iterator[str]:
         with self.reading() as cur:

@@ -1,5 +1,11 @@
 """SQLite: one file, one server process. WAL journal with synchronous=FULL: a commit is on
-disk before the answer goes out, and readers do not wait for the writer."""
+disk before the answer goes out, and readers do not wait for the writer.
+
+When the file cannot be used (a full disk, a read-only file system, a corrupt page, a write
+that waits longer than the store's timeout), the operation raises Unavailable with the reason
+(HTTP 503): the transaction is rolled back, the connection stays usable, and the next
+operation tries again, so the server heals by itself once the disk has room again. A corrupt
+file is refused at start (`PRAGMA quick_check`), with the way to restore a backup."""
 
 from __future__ import annotations
 
@@ -7,27 +13,39 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from gridgames.core.errors import BadInput
+from gridgames.store.records import Unavailable
 from gridgames.store.schema import LATEST
-from gridgames.store.sql import Cursor, SqlStore
+from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
 CHECKPOINT_SECONDS = 0.5
 WRITER_CHECKPOINT_PAGES = 20_000  # about 80 MB of WAL
+# SQLite's messages -> what the operator and the player are told (the first that matches).
+REASONS = (
+    ("disk is full", "the database's disk is full"),
+    ("readonly", "the database is read-only"),
+    ("malformed", "the database file is corrupt"),
+    ("not a database", "the database file is corrupt"),
+    ("locked", "the database is busy"),
+    ("busy", "the database is busy"),
+    ("i/o error", "the database's disk fails (I/O error)"),
+    ("unable to open", "the database file cannot be opened"),
+)
 
 
 class SQLiteStore(SqlStore):
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, timeout: float = DEFAULT_TIMEOUT) -> None:
+        super().__init__(timeout)
         self.path = Path(path).expanduser()
         self.url = str(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # One connection shared by the server's threads, used under a lock: SQLite
             # writes one at a time anyway.
-            self._db = sqlite3.connect(self.path, isolation_level=None,
-                                       check_same_thread=False, timeout=30)
+            self._db = self._connect()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -38,17 +56,38 @@ class SQLiteStore(SqlStore):
             self._lock = threading.Lock()
             self._readers = threading.local()  # each thread reads on its own connection
             self._opened: list[sqlite3.Connection] = []
+            self._check_pages()
             self.migrate()
-        except (sqlite3.Error, OSError) as err:
+        except sqlite3.DatabaseError as err:
+            if "database" in str(err) and ("not a" in str(err) or "malformed" in str(err)):
+                raise self._corrupt_file(str(err)) from None
+            raise BadInput(f"cannot open the SQLite database {self.path}: {err}") from None
+        except (sqlite3.Error, OSError, Unavailable) as err:
             raise BadInput(f"cannot open the SQLite database {self.path}: {err}") from None
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
                                               name="sqlite-checkpoint")
         self._checkpointer.start()
 
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=self.timeout)
+
+    def _check_pages(self) -> None:
+        """A corrupt file is refused before the server says it is ready (SQLite finds bad
+        pages only when a query reads them, and would answer errors for the games there)."""
+        found = [row[0] for row in self._db.execute("PRAGMA quick_check(1)")]
+        if found != ["ok"]:
+            raise self._corrupt_file(found[0] if found else "no answer")
+
+    def _corrupt_file(self, detail: str) -> BadInput:
+        return BadInput(
+            f"the SQLite database {self.path} is corrupt ({detail[:120]}): keep a copy of "
+            f"it, then put back a backup with 'gridgames db restore BACKUP --db {self.path}' "
+            "(docs/operations.md, Backups)")
+
     def _checkpoints(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                             timeout=30)
+        db = self._connect()
         try:
             while not self._stop.wait(CHECKPOINT_SECONDS):
                 try:  # PASSIVE: copies what it can without waiting for readers or writers
@@ -59,43 +98,71 @@ class SQLiteStore(SqlStore):
             db.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[Cursor]:
-        with self._lock:
+    def _transaction(self) -> Iterator[Cursor]:
+        if not self._lock.acquire(timeout=self.timeout):
+            raise self.failed(Unavailable(f"the database is busy: a write waited more than "
+                                          f"{self.timeout:g} s"))
+        try:
             cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
             try:
+                cur.execute("BEGIN IMMEDIATE")
                 yield cur
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-            else:
                 cur.execute("COMMIT")
+            except BaseException:
+                self._roll_back()
+                raise
             finally:
                 cur.close()
+        except sqlite3.Error as err:
+            raise self.failed(self._reason(err)) from None
+        finally:
+            self._lock.release()
+
+    def _roll_back(self) -> None:
+        """After a failed statement or COMMIT: SQLite may have rolled back already (a full
+        disk, an I/O error do), and a ROLLBACK then would fail and hide the first error."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):  # SQLite resets the connection itself
+                self._db.execute("ROLLBACK")
 
     @contextmanager
-    def reading(self) -> Iterator[Cursor]:
+    def _reading(self) -> Iterator[Cursor]:
         """Reads run beside the writer: in WAL mode a reader sees the last commit and never
         waits for a write in progress."""
-        db = getattr(self._readers, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                 timeout=30)
-            self._readers.db = db
-            with self._lock:
-                self._opened.append(db)
-        cur = db.cursor()
-        cur.execute("BEGIN")
         try:
-            yield cur
-        finally:
-            cur.execute("COMMIT")
-            cur.close()
+            db = getattr(self._readers, "db", None)
+            if db is None:
+                db = self._connect()
+                self._readers.db = db
+                with self._lock:
+                    self._opened.append(db)
+            cur = db.cursor()
+            try:
+                cur.execute("BEGIN")
+                yield cur
+            finally:
+                if db.in_transaction:
+                    cur.execute("COMMIT")  # ends the read snapshot
+                cur.close()
+        except sqlite3.Error as err:
+            raise self.failed(self._reason(err)) from None
+
+    @staticmethod
+    def _reason(err: sqlite3.Error) -> Exception:
+        """Unavailable for what the file or its disk does; other errors (a constraint, a
+        misuse) are bugs and stay as they are."""
+        if not isinstance(err, sqlite3.OperationalError) and type(err) is not \
+                sqlite3.DatabaseError:
+            return err
+        text = str(err).lower()
+        reason = next((said for found, said in REASONS if found in text),
+                      f"the database fails ({str(err)[:80]})")
+        return Unavailable(reason)
 
     def notify(self, game_id: str) -> None:
         return  # one process: the hub delivers at once
 
-    def listen(self, deliver: Callable[[str], None], stop: threading.Event) -> None:
+    def listen(self, deliver: Callable[[str | None], None], stop: threading.Event) -> None:
         return
 
     def close(self) -> None:

@@ -8,26 +8,27 @@ session, 413 oversized body.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 import threading
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from gridgames import __version__
 from gridgames.compute.pool import ComputePool
 from gridgames.compute.service import RemoteCompute
 from gridgames.core.game import Game
 from gridgames.registry import Games, default_games
-from gridgames.store import SqlStore, open_store
+from gridgames.store import SqlStore, Unavailable, open_store
+from gridgames.web.access import AccessLog
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
@@ -42,6 +43,7 @@ STATIC = Path(__file__).parent / "static"
 SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
 MAX_BODY = 64 * 1024
 CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
+READY_SECONDS = 1.0  # /readyz answers within this, ready or not
 log = logging.getLogger("gridgames")
 
 
@@ -58,7 +60,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     stops here, with one line saying which and why (BadInput)."""
     config = config or ServerConfig()
     games = games if games is not None else default_games()
-    store = store if store is not None else open_store(config.db)
+    store = store if store is not None else open_store(config.db, config.db_timeout)
     tables = Tables(store, games, config.cache_games, config.cache_mb * 1024 * 1024)
     compute = compute if compute is not None else make_compute(config)
     stop = threading.Event()
@@ -87,11 +89,12 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.state.tables = tables
     app.state.config = config
     app.state.compute = compute
+    # Innermost first: bodies are limited, then every answer gets the security headers, and
+    # the access log, outermost, sees every answer (refusals and 500s included).
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY,
                        larger={f"{PREFIX}/sessions/load": MAX_SAVE})
-    if config.access_log:
-        app.middleware("http")(_log_request)
     app.add_middleware(Security, public_origin=config.public_origin)
+    app.add_middleware(AccessLog, log_lines=config.access_log)
     install_error_handlers(app)
     _pages(app, games)
     app.include_router(api_router(api))
@@ -104,15 +107,16 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/readyz", summary="The database can be reached", tags=["health"],
+    @app.get("/readyz", summary="The database can be read and written", tags=["health"],
              response_model=None, responses={503: {"description": "the database cannot "
-                                                    "be reached"}})
-    def readyz() -> dict[str, str] | JSONResponse:
+                                                    "be used now, and why"}})
+    async def readyz() -> dict[str, str] | JSONResponse:
         try:
-            store.ping()
-        except Exception as err:  # any failure of the database means not ready
-            return JSONResponse({"status": "unavailable", "error": str(err)[:200]},
-                                status_code=503)
+            await asyncio.wait_for(run_in_threadpool(store.check), READY_SECONDS)
+        except (Unavailable, TimeoutError) as err:
+            reason = str(err) or "the database does not answer"
+            return JSONResponse({"status": "unavailable", "error": reason[:200]},
+                                status_code=503, headers={"Retry-After": "2"})
         return {"status": "ok", "database": store.where}
 
     return app
@@ -129,18 +133,6 @@ def _sweep(store: SqlStore, keep_days: float, stop: threading.Event) -> None:
             log.exception("could not remove idle games")
         if stop.wait(CLEANUP_EVERY):
             return
-
-
-async def _log_request(request: Request, call_next: Any) -> Any:
-    started = time.perf_counter()
-    status = 500  # a bug that escapes every handler is still one line here
-    try:
-        response = await call_next(request)
-        status = response.status_code
-        return response
-    finally:
-        log.info("%s %s %d %.1f ms", request.method, request.url.path, status,
-                 (time.perf_counter() - started) * 1000)
 
 
 def _pages(app: FastAPI, games: Games) -> None:

@@ -30,3 +30,6 @@ class ServerConfig:
     games_per_minute: float = 60.0  # new games a client may start a minute...
     games_burst: int = 120  # ...after this many at once
     claim_seconds: float = 60.0  # online: how long an opponent is gone before a claim
+    db_timeout: float = 1.0  # seconds a database connection or write lock is waited for
+    live_pages: int = 5000  # live connections (WebSockets) this server process holds...
+    live_pages_per_client: int = 50  # ...and holds for one client

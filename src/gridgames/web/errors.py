@@ -1,5 +1,6 @@
 """Every error is JSON `{"error": "one clear line"}` with a 4xx status that says what kind it
-is, and the OpenAPI description lists each one an endpoint can answer. A 500 is a bug."""
+is (or 503 when the server cannot do it now: Retry-After says when to try again), and the
+OpenAPI description lists each one an endpoint can answer. A 500 is a bug."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gridgames.compute.pool import Busy, Cancelled, JobFailed
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
-from gridgames.store import Conflict
+from gridgames.store import Conflict, Unavailable
 
 log = logging.getLogger("gridgames")
 
@@ -40,7 +41,8 @@ MEANING = {
     413: "the request body is too large (64 KiB; a save file 1 MB)",
     429: "too many requests from you (Retry-After says when to try again)",
     500: "a bug in the server: it should never happen",
-    503: "the server is too busy thinking, or a computation failed (Retry-After)",
+    503: "the server is too busy thinking, a computation failed, or the database cannot be "
+         "used now (Retry-After)",
 }
 
 
@@ -91,12 +93,16 @@ def install_error_handlers(app: FastAPI) -> None:
         (Busy, lambda err: (429 if err.per_client else 503, err.retry_after)),
         (Cancelled, lambda err: (409, None)),
         (JobFailed, lambda err: (503, 2)),
+        (Unavailable, lambda err: (503, err.retry_after)),
     ]
 
-    async def known(_: Request, err: Exception) -> JSONResponse:
+    async def known(request: Request, err: Exception) -> JSONResponse:
         status, retry_after = next(how(err) for kind, how in kinds if isinstance(err, kind))
         message = "the computation was cancelled; nothing was changed" \
-            if isinstance(err, Cancelled) else str(err)
+            if isinstance(err, Cancelled) else f"{err}: try again in a moment" \
+            if isinstance(err, Unavailable) else str(err)
+        if isinstance(err, Unavailable):
+            log.warning("%s %s: %s", request.method, request.url.path, err)
         return answer(message, status, retry_after)
 
     for kind, _ in kinds:
@@ -118,7 +124,5 @@ def install_error_handlers(app: FastAPI) -> None:
     async def too_deep(_: Request, err: RecursionError) -> JSONResponse:
         return answer("the request is nested too deeply", 400)
 
-    @app.exception_handler(Exception)
-    async def crash(request: Request, err: Exception) -> JSONResponse:  # a bug: still JSON
-        log.exception("error in %s %s", request.method, request.url.path)
-        return answer(f"internal error ({type(err).__name__})", 500)
+    # A bug (any other exception) is answered by the Security middleware: a JSON 500 with
+    # the security headers, which an exception handler here could not give it.

@@ -11,12 +11,23 @@ newer, so a page that reconnects after a drop catches up with nothing lost and n
 twice. Pages holding a seat's link mark the seat as present (store: links.seen_at), which
 tells the opponent's page whether they are connected and how long they have been gone.
 
+No reader can slow another:
+- each page has its own small outbox, sent by a task of its own with a deadline; a newer
+  position replaces one not yet sent (a page only ever needs the latest). A page whose
+  outbox overflows, or whose send misses its deadline (it does not read), is dropped at
+  once; it reconnects and catches up by version, as after any drop;
+- the database work of the live pages (first positions, presence, deliveries) runs on the
+  hub's own threads, never in the pool the moves use; presence is written in batches;
+- connections are limited per client and in total (refused before the upgrade with 429 or
+  503 and Retry-After), and a page may send only so many messages.
+
 Messages, as JSON objects with a `type`:
 - from the page: {"type": "hello", "version": N} (answered with the state when newer),
   {"type": "ping"} (answered with {"type": "pong"});
 - to the page: {"type": "state", "payload": {...}} (what GET /links/{token} answers),
   {"type": "pong"}, {"type": "error", "error": "..."} (a message of the wrong shape: the
   connection stays, nothing changes).
+A message over MAX_MESSAGE bytes closes the connection with 1009, a binary one with 1003.
 """
 
 from __future__ import annotations
@@ -25,157 +36,338 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from gridgames.store import SqlStore
+from gridgames.core.errors import UnknownName
+from gridgames.core.stats import Counts
+from gridgames.store import SqlStore, Unavailable
+from gridgames.web.clients import client_of
 from gridgames.web.online import HEARTBEAT
+from gridgames.web.protocols import ABORT
 
 log = logging.getLogger("gridgames")
 MAX_MESSAGE = 1024  # bytes: a page's messages are tiny
+OUTBOX = 8  # messages waiting for one page before it counts as fallen behind
+SEND_SECONDS = 10.0  # a send that takes longer drops the page
+PRESENCE_SECONDS = 0.25  # arrivals and departures are written together, this often
+MESSAGES_PER_MINUTE = 600  # from one page; beyond it the connection is closed (1008)
+THREADS = 2  # the hub's own threads for its database work
+
+# state: {"game_id", "seat", "payload"} as Online reads it for a link
+ReadState = Callable[[str], dict[str, Any]]
+ReadStates = Callable[[str, list[str]], dict[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A position ready to send to one link's page: what it is, and its JSON text."""
+    game_id: str
+    version: int
+    online: Any
+    text: str
 
 
 class Viewer:
-    def __init__(self, socket: WebSocket, token: str) -> None:
+    __slots__ = ("socket", "token", "client", "game_id", "shown", "shown_online", "outbox",
+                 "sending", "closed", "budget", "budget_at")
+
+    def __init__(self, socket: WebSocket, token: str, client: str) -> None:
         self.socket = socket
         self.token = token
+        self.client = client
         self.game_id = ""
         self.shown = -1  # the version this page has
         self.shown_online: Any = None  # and what it was told of the players
-        self.lock = asyncio.Lock()  # one send at a time
+        self.outbox: deque[tuple[str, str]] = deque()  # (kind, text) not sent yet
+        self.sending: asyncio.Task | None = None
+        self.closed = False
+        self.budget = float(MESSAGES_PER_MINUTE)  # messages it may still send
+        self.budget_at = time.monotonic()
+
+
+class LiveStats:
+    """For /metrics: pages refused, dropped and sent to."""
+
+    def __init__(self) -> None:
+        self.refused = Counts()  # by reason: client, total
+        self.dropped = Counts()  # by reason: behind, deadline, gone, messages
+        self.sent = Counts()  # by kind: state, pong, error
 
 
 class Hub:
     """The live pages of this process, by game."""
 
-    def __init__(self, store: SqlStore, state_of: Callable[[str], Awaitable[dict[str, Any]]],
-                 states_of: Callable[[str, list[str]], Awaitable[dict[str, dict[str, Any]]]]
-                 ) -> None:
+    def __init__(self, store: SqlStore, read_state: ReadState, read_states: ReadStates,
+                 trusted_proxies: frozenset[str] = frozenset(), max_pages: int = 5000,
+                 max_per_client: int = 50) -> None:
         self.store = store
-        self.state_of = state_of  # token -> what the link's page is shown (its payload)
-        self.states_of = states_of  # the same for several links to one game, read once
+        self.read_state = read_state  # token -> what the link's page is shown
+        self.read_states = read_states  # the same for several links to one game, read once
+        self.trusted = trusted_proxies
+        self.max_pages = max_pages
+        self.max_per_client = max_per_client
         self.viewers: dict[str, set[Viewer]] = {}
+        self.pages = 0
+        self.by_client: Counter[str] = Counter()
+        self.stats = LiveStats()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._executor: ThreadPoolExecutor | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._beat: asyncio.Task | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._dirty: set[str] = set()  # games whose pages are owed a delivery
+        self._delivering: set[str] = set()
+        self._presence: dict[str, bool] = {}  # token -> here, not written yet
+        self._presence_games: set[str] = set()
+        self._presence_due = asyncio.Event()
 
     # --- running ---
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        self._executor = ThreadPoolExecutor(THREADS, thread_name_prefix="gridgames-live")
+        self._presence_due = asyncio.Event()
         if self.store.shared:
             listener = threading.Thread(target=self.store.listen, daemon=True,
                                         args=(self._from_elsewhere, self._stop),
                                         name="gridgames-listen")
             listener.start()
             self._threads.append(listener)
-        self._beat = asyncio.create_task(self._heartbeat())
+        self._tasks = [asyncio.create_task(self._heartbeat()),
+                       asyncio.create_task(self._write_presence())]
 
     def stop(self) -> None:
         self._stop.set()
-        if self._beat:
-            self._beat.cancel()
+        for task in self._tasks:
+            task.cancel()
         for thread in self._threads:
             thread.join(timeout=5)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """Database work of the live pages, on the hub's own threads."""
+        assert self.loop is not None and self._executor is not None
+        return await self.loop.run_in_executor(self._executor, work, *args)
 
     # --- changes ---
 
     def changed(self, game_id: str) -> None:
         """A change of this game was acknowledged: tell its pages, here and in every other
-        process. Called from a worker thread (with PostgreSQL it writes a NOTIFY)."""
+        process. Called from a worker thread after the change was committed, so it never
+        fails the change: news that cannot be sent now (the database went) is caught up by
+        the pages' next hello or the next change."""
         if self.store.shared:
-            self.store.notify(game_id)  # comes back to us through the listener too
-        elif self.loop is not None:
+            try:
+                self.store.notify(game_id)  # comes back to us through the listener too
+            except Unavailable as err:
+                log.warning("could not announce a change of a game: %s", err)
+        elif self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._deliver_soon, game_id)
 
-    def _from_elsewhere(self, game_id: str) -> None:
+    def _from_elsewhere(self, game_id: str | None) -> None:
+        """From the listener's thread: a game changed (None: any may have)."""
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._deliver_soon, game_id)
+            if game_id is None:
+                for known in list(self.viewers):
+                    self.loop.call_soon_threadsafe(self._deliver_soon, known)
+            else:
+                self.loop.call_soon_threadsafe(self._deliver_soon, game_id)
 
     def _deliver_soon(self, game_id: str) -> None:
-        if self.viewers.get(game_id):
+        """Deliveries of one game run one at a time; changes that come meanwhile make one
+        more delivery, not one each."""
+        if not self.viewers.get(game_id):
+            return
+        self._dirty.add(game_id)
+        if game_id not in self._delivering:
+            self._delivering.add(game_id)
             asyncio.ensure_future(self._deliver(game_id))
 
     async def _deliver(self, game_id: str) -> None:
-        viewers = list(self.viewers.get(game_id, ()))
         try:
-            states = await self.states_of(game_id, [v.token for v in viewers])
-        except Exception:  # the game went: each page is told by its own link below
-            states = {}
-        for viewer in viewers:
-            await self._send_state(viewer, state=states.get(viewer.token))
+            while game_id in self._dirty:
+                self._dirty.discard(game_id)
+                viewers = list(self.viewers.get(game_id, ()))
+                if not viewers:
+                    return
+                try:
+                    shown = await self._run(self._read_shown, game_id,
+                                            [v.token for v in viewers])
+                except Exception as err:  # the game went, or the database: each page below
+                    log.debug("delivery of a game failed: %s", err)
+                    shown = {}
+                for viewer in viewers:
+                    found = shown.get(viewer.token)
+                    if found is not None:
+                        self._show(viewer, found)
+                    elif not viewer.closed:  # its link went on to a rematch, or the game went
+                        asyncio.ensure_future(self._refresh(viewer))
+        finally:
+            self._delivering.discard(game_id)
 
-    async def _send_state(self, viewer: Viewer, force: bool = False,
-                          state: dict[str, Any] | None = None) -> None:
+    def _read_shown(self, game_id: str, tokens: list[str]) -> dict[str, Shown]:
+        return {token: _shown(state)
+                for token, state in self.read_states(game_id, tokens).items()}
+
+    async def _refresh(self, viewer: Viewer, force: bool = False) -> None:
+        """Read the link's position afresh and show it when it is news."""
         try:
-            state = state or await self.state_of(viewer.token)
-        except Exception as err:  # the game went (removed): say so, once
-            await self._send(viewer, {"type": "error", "error": str(err)[:200]})
+            found = await self._run(lambda: _shown(self.read_state(viewer.token)))
+        except UnknownName as err:  # the game was removed: say so, once
+            self._send(viewer, "error", json.dumps({"type": "error", "error": str(err)[:200]}))
             return
-        if state["game_id"] != viewer.game_id:  # a rematch: the link leads to the next game
+        except Exception as err:  # the database: the page catches up at its next hello
+            log.debug("reading a live page's position failed: %s", err)
+            return
+        self._show(viewer, found, force)
+
+    def _show(self, viewer: Viewer, shown: Shown, force: bool = False) -> None:
+        if shown.game_id != viewer.game_id:  # a rematch: the link leads to the next game
             self._leave(viewer)
-            viewer.game_id = state["game_id"]
+            viewer.game_id = shown.game_id
             viewer.shown = -1  # versions count from the start in each game
             self.viewers.setdefault(viewer.game_id, set()).add(viewer)
-        payload = state["payload"]
-        if force or payload["version"] > viewer.shown or payload["online"] != viewer.shown_online:
-            viewer.shown = max(viewer.shown, payload["version"])
-            viewer.shown_online = payload["online"]
-            await self._send(viewer, {"type": "state", "payload": payload})
+        if force or shown.version > viewer.shown or shown.online != viewer.shown_online:
+            viewer.shown = max(viewer.shown, shown.version)
+            viewer.shown_online = shown.online
+            self._send(viewer, "state", shown.text)
 
-    async def _send(self, viewer: Viewer, message: dict[str, Any]) -> None:
-        async with viewer.lock:
-            try:
-                await viewer.socket.send_text(json.dumps(message))
-            except Exception:  # the page went; its receive loop ends it
-                log.debug("send to a closed page")
+    # --- sending: each page on its own ---
+
+    def _send(self, viewer: Viewer, kind: str, text: str) -> None:
+        if viewer.closed:
+            return
+        if kind == "state":  # only the latest position matters
+            for index, (waiting, _) in enumerate(viewer.outbox):
+                if waiting == "state":
+                    del viewer.outbox[index]
+                    break
+        if len(viewer.outbox) >= OUTBOX:
+            self._drop(viewer, "behind")
+            return
+        viewer.outbox.append((kind, text))
+        if viewer.sending is None:
+            viewer.sending = asyncio.ensure_future(self._flush(viewer))
+
+    async def _flush(self, viewer: Viewer) -> None:
+        try:
+            while viewer.outbox and not viewer.closed:
+                kind, text = viewer.outbox.popleft()
+                await asyncio.wait_for(viewer.socket.send_text(text), SEND_SECONDS)
+                self.stats.sent.add((kind,))
+        except TimeoutError:
+            self._drop(viewer, "deadline")
+        except Exception:  # the page went; its receive loop ends it
+            self._drop(viewer, "gone")
+        finally:
+            viewer.sending = None
+
+    def _drop(self, viewer: Viewer, why: str) -> None:
+        """End a page's connection at once (it does not read, or sends too much)."""
+        if viewer.closed:
+            return
+        viewer.closed = True
+        viewer.outbox.clear()
+        self.stats.dropped.add((why,))
+        abort = viewer.socket.scope.get(ABORT)
+        if abort is not None:
+            abort()
+        else:  # a server without our protocols (the tests' client): a polite close
+            asyncio.ensure_future(_close(viewer.socket, 1008))
 
     # --- a page's connection ---
 
     async def serve(self, socket: WebSocket, token: str) -> None:
         """Hold one page's live connection until it closes."""
-        await socket.accept()
-        viewer = Viewer(socket, token)
-        try:
-            state = await self.state_of(token)
-        except Exception as err:
-            await socket.send_text(json.dumps({"type": "error", "error": str(err)[:200]}))
-            await socket.close(code=4404)
+        client = client_of(socket, self.trusted)
+        if self.pages >= self.max_pages:
+            self.stats.refused.add(("total",))
+            await _deny(socket, 503, "the server holds as many live pages as it can: the "
+                        "page will try again", 10)
             return
-        viewer.game_id = state["game_id"]
-        self.viewers.setdefault(viewer.game_id, set()).add(viewer)
+        if self.by_client[client] >= self.max_per_client:
+            self.stats.refused.add(("client",))
+            await _deny(socket, 429, f"you have {self.max_per_client} live pages open "
+                        "already: close some", 30)
+            return
+        self.pages += 1
+        self.by_client[client] += 1
         try:
-            await run_in_threadpool(self._present, [token], True, viewer.game_id)
-            await self._send_state(viewer, force=True)
+            await self._hold(socket, Viewer(socket, token, client))
+        finally:
+            self.pages -= 1
+            self.by_client[client] -= 1
+            if self.by_client[client] <= 0:
+                del self.by_client[client]
+
+    async def _hold(self, socket: WebSocket, viewer: Viewer) -> None:
+        await socket.accept()
+        try:
+            first = await self._run(lambda: _shown(self.read_state(viewer.token)))
+        except (UnknownName, Unavailable) as err:
+            await socket.send_text(json.dumps({"type": "error", "error": str(err)[:200]}))
+            # 4404: no such link (the page stops); 1013: try again later (it reconnects)
+            await _close(socket, 4404 if isinstance(err, UnknownName) else 1013)
+            return
+        viewer.game_id = first.game_id
+        self.viewers.setdefault(viewer.game_id, set()).add(viewer)
+        self._mark(viewer.token, True, viewer.game_id)
+        try:
+            self._show(viewer, first, force=True)
             await self._receive(viewer)
         finally:
+            viewer.closed = True
+            if viewer.sending is not None:
+                viewer.sending.cancel()
             self._leave(viewer)
-            if not self._holds(token):
-                await run_in_threadpool(self._present, [token], False, viewer.game_id)
-
-    def _present(self, tokens: list[str], here: bool, game_id: str) -> None:
-        """Mark links as present (or gone), and tell the game's pages."""
-        self.store.seen(tokens, here)
-        self.changed(game_id)
+            if not self._holds(viewer.token):
+                self._mark(viewer.token, False, viewer.game_id)
 
     async def _receive(self, viewer: Viewer) -> None:
-        while True:
+        socket = viewer.socket
+        while not viewer.closed:
             try:
-                text = await viewer.socket.receive_text()
-            except (WebSocketDisconnect, RuntimeError, KeyError):
+                message = await socket.receive()
+            except (WebSocketDisconnect, RuntimeError):
                 return
-            message = _parse(text)
-            if isinstance(message, str):
-                await self._send(viewer, {"type": "error", "error": message})
-            elif message["type"] == "ping":
-                await self._send(viewer, {"type": "pong"})
+            if message["type"] == "websocket.disconnect":
+                return
+            if not self._may_send(viewer):
+                self._drop(viewer, "messages")
+                return
+            text = message.get("text")
+            if text is None:
+                await _close(socket, 1003)  # text messages only
+                return
+            if len(text) > MAX_MESSAGE:
+                await _close(socket, 1009)
+                return
+            parsed = _parse(text)
+            if isinstance(parsed, str):
+                self._send(viewer, "error", json.dumps({"type": "error", "error": parsed}))
+            elif parsed["type"] == "ping":
+                self._send(viewer, "pong", '{"type": "pong"}')
             else:  # hello: the version the page has
-                viewer.shown = message["version"]
-                await self._send_state(viewer)
+                viewer.shown = parsed["version"]
+                asyncio.ensure_future(self._refresh(viewer))
+
+    def _may_send(self, viewer: Viewer) -> bool:
+        """A token bucket: MESSAGES_PER_MINUTE, refilled as time goes."""
+        now = time.monotonic()
+        viewer.budget = min(float(MESSAGES_PER_MINUTE),
+                            viewer.budget + (now - viewer.budget_at) * MESSAGES_PER_MINUTE / 60)
+        viewer.budget_at = now
+        viewer.budget -= 1
+        return viewer.budget >= 0
 
     def _leave(self, viewer: Viewer) -> None:
         group = self.viewers.get(viewer.game_id)
@@ -187,21 +379,74 @@ class Hub:
     def _holds(self, token: str) -> bool:
         return any(v.token == token for group in self.viewers.values() for v in group)
 
+    # --- presence: written in batches, on the hub's threads ---
+
+    def _mark(self, token: str, here: bool, game_id: str) -> None:
+        self._presence[token] = here
+        self._presence_games.add(game_id)
+        self._presence_due.set()
+
+    async def _write_presence(self) -> None:
+        while True:
+            await self._presence_due.wait()
+            await asyncio.sleep(PRESENCE_SECONDS)  # let a burst of arrivals gather
+            self._presence_due.clear()
+            marks, games = self._presence, self._presence_games
+            self._presence, self._presence_games = {}, set()
+            try:
+                await self._run(self._write_marks, marks, games)
+            except Exception as err:  # the database: try again with the next batch
+                log.warning("could not mark live pages as present or gone: %s", err)
+                for token, here in marks.items():
+                    self._presence.setdefault(token, here)
+                self._presence_games |= games
+                self._presence_due.set()
+                await asyncio.sleep(1.0)
+
+    def _write_marks(self, marks: dict[str, bool], games: set[str]) -> None:
+        for here in (True, False):
+            self.store.seen([t for t, mark in marks.items() if mark is here], here)
+        for game_id in games:
+            self.changed(game_id)  # the opponent's page shows who is there
+
     async def _heartbeat(self) -> None:
         """Mark the links this process holds as present, every HEARTBEAT seconds."""
         while True:
             await asyncio.sleep(HEARTBEAT)
             tokens = sorted({v.token for group in self.viewers.values() for v in group})
             try:
-                await run_in_threadpool(self.store.seen, tokens, True)
-            except Exception:
-                log.exception("could not mark the live pages as present")
+                await self._run(self.store.seen, tokens, True)
+            except Exception as err:
+                log.warning("could not mark the live pages as present: %s", err)
+
+
+def _shown(state: dict[str, Any]) -> Shown:
+    payload = state["payload"]
+    return Shown(state["game_id"], payload["version"], payload["online"],
+                 json.dumps({"type": "state", "payload": payload}))
+
+
+async def _deny(socket: WebSocket, status: int, message: str, retry_after: int) -> None:
+    """Refuse an upgrade with an HTTP answer (the ASGI denial response, where the server has
+    it), else close before accepting."""
+    if "websocket.http.response" in socket.scope.get("extensions", {}):
+        await socket.send_denial_response(JSONResponse(
+            {"error": message}, status_code=status, headers={"Retry-After": str(retry_after)}))
+    else:
+        await socket.close(code=1013)
+
+
+async def _close(socket: WebSocket, code: int) -> None:
+    try:
+        await asyncio.wait_for(socket.close(code=code), SEND_SECONDS)
+    except Exception:  # gone already, or not reading: the server's deadlines end it
+        abort = socket.scope.get(ABORT)
+        if abort is not None:
+            abort()
 
 
 def _parse(text: str) -> dict[str, Any] | str:
     """A page's message, or why it is refused."""
-    if len(text) > MAX_MESSAGE:
-        return f"a message is at most {MAX_MESSAGE} bytes"
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):

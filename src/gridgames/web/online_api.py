@@ -49,7 +49,9 @@ class Online:
     def __init__(self, api: Api, hub: Hub | None = None) -> None:
         self.api = api
         self.store = api.tables.store
-        self.hub = hub or Hub(self.store, self.state_of, self.states_of)
+        config = api.config
+        self.hub = hub or Hub(self.store, self.read_state, self.read_states, api.trusted,
+                              config.live_pages, config.live_pages_per_client)
 
     def link(self, token: Any) -> Link:
         if not isinstance(token, str) or not _TOKEN.fullmatch(token):
@@ -69,27 +71,29 @@ class Online:
             answer["legal_moves"] = []
         return answer
 
+    def read_state(self, token: str) -> dict[str, Any]:
+        """What the page of a link is shown: {"game_id", "seat", "payload"}."""
+        link = self.link(token)
+        return {"game_id": link.game_id, "seat": link.seat,
+                "payload": self.api.tables.read(
+                    link.game_id, lambda table: self.link_payload(table, link))}
+
     async def state_of(self, token: str) -> dict[str, Any]:
-        """What the page of a link is shown (for the live connection)."""
-        def read() -> dict[str, Any]:
-            link = self.link(token)
-            return {"game_id": link.game_id, "seat": link.seat,
-                    "payload": self.api.tables.read(
-                        link.game_id, lambda table: self.link_payload(table, link))}
+        return await run_in_threadpool(self.read_state, token)
 
-        return await run_in_threadpool(read)
-
-    async def states_of(self, game_id: str, tokens: list[str]) -> dict[str, dict[str, Any]]:
+    def read_states(self, game_id: str, tokens: list[str]) -> dict[str, dict[str, Any]]:
         """What the pages of these links to one game are shown, read once for all of them
         (a link that has gone to another game, a rematch's, is left out)."""
+        wanted = set(tokens)
+
         def look(table: Table) -> dict[str, dict[str, Any]]:
             links = self.store.links_of(game_id)
             base = payload(table)
             return {link.token: {"game_id": game_id, "seat": link.seat,
                                  "payload": self._for_link(base, table, link, links)}
-                    for link in links if link.token in tokens}
+                    for link in links if link.token in wanted}
 
-        return await run_in_threadpool(self.api.tables.read, game_id, look)
+        return self.api.tables.read(game_id, look)
 
     async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
         """Run action(table, link) on the link's game, store it, tell every live page."""

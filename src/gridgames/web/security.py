@@ -2,7 +2,9 @@
 another origin.
 
 - Content-Security-Policy: everything from this server only, no inline script; frames from
-  nowhere (frame-ancestors 'none'); nosniff; a Referrer-Policy.
+  nowhere (frame-ancestors 'none'); nosniff; a Referrer-Policy. On every answer the app
+  makes: pages, errors, a refused WebSocket upgrade, and the 500 of a bug (caught here, so
+  that no answer leaves without them).
 - A POST, PUT, PATCH or DELETE (and a WebSocket upgrade) whose Origin is not this server's
   own (or the configured public origin, behind a proxy), or whose Sec-Fetch-Site says
   cross-site, is refused with 403. Requests that carry neither header (scripts, curl) are
@@ -12,7 +14,10 @@ another origin.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
+
+log = logging.getLogger("gridgames")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -45,7 +50,8 @@ def origin_allowed(headers: dict[bytes, bytes], scheme: str, public_origin: str 
 
 
 class Security:
-    """ASGI middleware: the headers on every answer, the origin check on every change."""
+    """ASGI middleware: the headers on every answer, the origin check on every change, and
+    the last word on a bug (a JSON 500 with the headers, and its traceback in the log)."""
 
     def __init__(self, app: Any, public_origin: str | None = None) -> None:
         self.app = app
@@ -61,27 +67,47 @@ class Security:
         if changing and not origin_allowed(headers, scheme, self.public_origin):
             await _refuse(scope, send)
             return
-        if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
-            return
-
         csp = DOCS_CSP if scope.get("path", "").startswith("/docs") else CSP
+        started = False
 
         async def with_headers(message: dict) -> None:
-            if message["type"] == "http.response.start":
+            nonlocal started
+            if message["type"] in ("http.response.start", "websocket.http.response.start"):
+                started = True
                 message["headers"] = [*message.get("headers", []), *HEADERS,
                                       (b"content-security-policy", csp.encode())]
+            elif message["type"] == "websocket.accept":
+                started = True
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        try:
+            await self.app(scope, receive, with_headers)
+        except Exception:
+            log.exception("error in %s %s", scope.get("method", "WEBSOCKET"),
+                          scope.get("path", ""))
+            if started:
+                raise  # the answer is under way: the server ends the connection
+            await _answer(scope, send, 500, "internal error: a bug in the server, which "
+                          "has been logged")
 
 
 async def _refuse(scope: dict, send: Any) -> None:
-    body = json.dumps({"error": "refused: this request comes from another site"}).encode()
-    if scope["type"] == "websocket":  # closed before it is accepted: the server answers 403
+    log.info("refused %s %s: from another site", scope.get("method", "WEBSOCKET"),
+             scope.get("path", ""))
+    await _answer(scope, send, 403, "refused: this request comes from another site")
+
+
+async def _answer(scope: dict, send: Any, status: int, error: str) -> None:
+    """An answer of the middleware's own, with the headers: over HTTP, or refusing a
+    WebSocket's upgrade (the ASGI denial response, where the server has it)."""
+    body = json.dumps({"error": error}).encode()
+    start = {"status": status, "headers": [(b"content-type", b"application/json"), *HEADERS,
+                                           (b"content-security-policy", CSP.encode())]}
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", **start})
+        await send({"type": "http.response.body", "body": body})
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await send({"type": "websocket.http.response.start", **start})
+        await send({"type": "websocket.http.response.body", "body": body})
+    else:  # closed before it is accepted: the server answers 403
         await send({"type": "websocket.close", "code": 1008})
-        return
-    await send({"type": "http.response.start", "status": 403,
-                "headers": [(b"content-type", b"application/json"), *HEADERS,
-                            (b"content-security-policy", CSP.encode())]})
-    await send({"type": "http.response.body", "body": body})

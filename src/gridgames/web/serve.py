@@ -40,6 +40,9 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    help="where games are kept: a file path, sqlite:///PATH or "
                    "postgresql://... (default: env GRIDGAMES_DB, else games.db in the user's "
                    "data directory)")
+    p.add_argument("--db-timeout", type=float, default=1.0, metavar="SECONDS",
+                   help="how long a request waits for the database (a connection, the write "
+                   "lock) before it is answered 503 (default 1)")
     p.add_argument("--workers", type=int, default=_env_int("GRIDGAMES_WORKERS", 1),
                    help="server processes (default 1, env GRIDGAMES_WORKERS); above 1 needs "
                    "PostgreSQL")
@@ -64,6 +67,12 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--claim-seconds", type=float, default=60.0,
                    help="online play: how long a player's opponent must have been gone before "
                    "the player can claim the game (default 60)")
+    p.add_argument("--live-pages", type=int, default=5000, metavar="N",
+                   help="live connections (pages of online and watched games) one server "
+                   "process holds; more are refused with 503 (default 5000)")
+    p.add_argument("--live-pages-per-client", type=int, default=50, metavar="N",
+                   help="live connections one client may hold; more are refused with 429 "
+                   "(default 50)")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                    help="a proxy whose X-Forwarded-For names the client (repeatable; from "
                    "anyone else the header is ignored)")
@@ -95,6 +104,12 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--compute-workers must be from 1 to 256")
     if not 0 < args.claim_seconds <= 86400:
         raise BadInput("--claim-seconds must be above 0 and at most a day")
+    if not 1 <= args.live_pages <= 1_000_000:
+        raise BadInput("--live-pages must be from 1 to 1000000")
+    if not 1 <= args.live_pages_per_client <= args.live_pages:
+        raise BadInput("--live-pages-per-client must be from 1 to --live-pages")
+    if not 0 < args.db_timeout <= 60:
+        raise BadInput("--db-timeout must be above 0 and at most 60 seconds")
     if not 0 < args.games_per_minute <= 1_000_000:
         raise BadInput("--games-per-minute must be above 0")
     db = args.db or default_db()
@@ -116,7 +131,9 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
                         trusted_proxies=tuple(args.trusted_proxy),
                         public_origin=args.public_origin,
                         games_per_minute=args.games_per_minute,
-                        claim_seconds=args.claim_seconds,
+                        claim_seconds=args.claim_seconds, db_timeout=args.db_timeout,
+                        live_pages=args.live_pages,
+                        live_pages_per_client=args.live_pages_per_client,
                         games_burst=max(1, int(2 * args.games_per_minute)))
 
 
@@ -137,11 +154,12 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     import uvicorn
 
     from gridgames.web.app import create_app
+    from gridgames.web.protocols import uvicorn_options
 
     out = out or sys.stdout
     config = config_of(args)
     _check_free(args.host, args.port)
-    store = open_store(config.db)  # a database that cannot be opened stops us here
+    store = open_store(config.db, config.db_timeout)  # one that cannot be opened stops us
     where = store.where
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     url = f"http://{shown}:{args.port}/"
@@ -151,11 +169,8 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     _log_setup()
     if not args.no_browser and _has_display():
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    # uvicorn's own proxy headers are off: it would take X-Forwarded-For from any loopback
-    # peer; web/clients.py honours it from --trusted-proxy addresses only.
     common = {"host": args.host, "port": args.port, "log_level": "warning",
-              "access_log": False, "timeout_graceful_shutdown": 20, "proxy_headers": False,
-              "server_header": False}
+              "access_log": False, "timeout_graceful_shutdown": 20, **uvicorn_options()}
     # uvicorn drains the requests in flight on SIGTERM, then raises the signal again for the
     # handler that was there before: this one makes that a clean exit.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

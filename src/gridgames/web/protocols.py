@@ -1,0 +1,162 @@
+"""The server's connections as uvicorn runs them, with the deadlines a public server needs
+and uvicorn does not keep by itself:
+
+- a request's headers must arrive within REQUEST_SECONDS of its first byte (or of the
+  connection), and its body within BODY_SECONDS of its headers: a client that sends slowly,
+  or not at all, is answered 408 and closed, so half-sent requests cannot hold connections;
+- an answer the client does not read (the socket's send buffer stays full) for
+  STALLED_SECONDS ends the connection, HTTP or WebSocket: a reader that never reads holds
+  neither its socket nor the server's buffers;
+- a WebSocket's application can end its connection at once (`abort` in the scope): closing
+  it politely would wait for a client that does not read. A keepalive ping left unanswered
+  ends it the same way.
+
+`uvicorn_options()` is what every server of ours runs with (`gridgames serve` and the
+tests' servers alike).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from gridgames.web.security import CSP, HEADERS
+
+REQUEST_SECONDS = 10.0
+BODY_SECONDS = 30.0
+STALLED_SECONDS = 30.0
+MAX_FRAME = 4096  # bytes: a page's messages are tiny; a larger frame is refused unread (1009)
+ABORT = "gridgames.abort"  # the scope's key of the function that ends a WebSocket at once
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """uvicorn's settings for our app: these protocols, no proxy headers of uvicorn's own
+    (web/clients.py honours X-Forwarded-For from --trusted-proxy addresses only), no Server
+    header, no per-message compression (it costs each WebSocket tens of KB of zlib state for
+    messages of a few hundred bytes), and frames limited before they are read."""
+    return {"http": DeadlineHttp, "ws": DeadlineWebSocket, "proxy_headers": False,
+            "server_header": False, "ws_per_message_deflate": False, "ws_max_size": MAX_FRAME,
+            "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0}
+
+
+class _Stalls:
+    """A timer that ends the connection when its send buffer stays full (the transport's
+    pause_writing/resume_writing tell when)."""
+
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    _stalled: asyncio.TimerHandle | None = None
+
+    def _watch_stall(self) -> None:
+        if self._stalled is None:
+            self._stalled = self.loop.call_later(STALLED_SECONDS, self._end_stalled)
+
+    def _unwatch_stall(self) -> None:
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
+
+    def _end_stalled(self) -> None:
+        self._stalled = None
+        self.transport.abort()
+
+
+class DeadlineHttp(_Stalls, HttpToolsProtocol):
+    _waiting: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._wait_for(REQUEST_SECONDS)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._wait_for(REQUEST_SECONDS)
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        self._wait_for(BODY_SECONDS)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._stop_waiting()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._stop_waiting()  # the WebSocket protocol takes the connection from here
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_waiting()
+        self._unwatch_stall()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._watch_stall()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._unwatch_stall()
+
+    def _wait_for(self, seconds: float) -> None:
+        self._stop_waiting()
+        self._waiting = self.loop.call_later(seconds, self._too_slow)
+
+    def _stop_waiting(self) -> None:
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+
+    def _too_slow(self) -> None:
+        """The request did not arrive in time: 408 when no answer was started on the
+        connection's latest request, and the connection ends either way."""
+        self._waiting = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if cycle is not None and cycle.response_started:  # a second answer would garble it
+            self.transport.abort()
+        else:
+            self.transport.write(_timed_out())
+            self.transport.close()
+            # A client that does not read the answer either is not waited for.
+            self.loop.call_later(1.0, self.transport.abort)
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True  # the app's receive() answers http.disconnect
+            cycle.message_event.set()
+
+
+def _timed_out() -> bytes:
+    body = json.dumps({"error": "the request did not arrive in time"}).encode()
+    headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+               (b"content-length", str(len(body)).encode()), *HEADERS,
+               (b"content-security-policy", CSP.encode())]
+    head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+    return b"HTTP/1.1 408 Request Timeout\r\n" + head + b"\r\n" + body
+
+
+class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the app's task starts after this returns: it sees the key
+            scope[ABORT] = self.transport.abort
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()  # says why in a close frame, if the socket takes it
+        self.transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._unwatch_stall()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._watch_stall()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._unwatch_stall()
