@@ -214,3 +214,33 @@ def test_bad_bodies_get_a_clear_400_and_change_nothing(client, action, body):
     answer = post(client, x, action, body)
     assert answer.status_code == 400 and answer.json()["error"], answer.text
     assert client.get(f"{API}/links/{x}").json()["version"] == before["version"]
+
+
+def test_no_machine_help_while_an_online_game_is_played(client):
+    """Hints, analysis, solutions and AI moves are refused for an online game in progress,
+    through its session ID (the link pages have none); once it ends they open."""
+    sid, x, o, _ = online_game(client, game="trilobite", params="width=5,height=4,line=3")
+    post(client, x, "move", {"move": "3"})
+    for method, path in (("GET", "hint"), ("GET", "analysis"), ("POST", "ai")):
+        refused = client.request(method, f"{API}/sessions/{sid}/{path}")
+        assert refused.status_code == 409, (path, refused.text)
+        assert "played online" in refused.json()["error"]
+    assert client.get(f"{API}/links/{o}").json()["moves"] == ["3"]  # nothing changed
+    post(client, o, "resign")
+    scores = client.get(f"{API}/sessions/{sid}/analysis")  # the game is over: help opens
+    assert scores.status_code == 200 and len(scores.json()["scores"]) == 5
+
+
+def test_a_rematch_counts_as_a_new_game(tmp_path):
+    app = make_app(tmp_path / "games.db", games_per_minute=1, games_burst=2)
+    with TestClient(app) as limited:
+        _, x, o, _ = online_game(limited, game="tictactoe", params="")  # the 1st game
+        post(limited, x, "resign")
+        post(limited, x, "offer", {"kind": "rematch"})
+        assert post(limited, o, "reply", {"kind": "rematch", "accept": True}
+                    ).status_code == 200  # the 2nd
+        post(limited, x, "resign")
+        post(limited, x, "offer", {"kind": "rematch"})
+        refused = post(limited, o, "reply", {"kind": "rematch", "accept": True})
+        assert refused.status_code == 429 and "too many new games" in refused.json()["error"]
+        assert limited.get(f"{API}/links/{o}").json()["online"]["offer"]["kind"] == "rematch"

@@ -250,3 +250,11 @@ def test_saves_up_to_a_megabyte_load(client):
     other = client.post("/api/v1/sessions", content=b"{" + b" " * (64 * 1024) + b"}",
                         headers={"content-type": "application/json"})
     assert other.status_code == 413
+
+
+def test_a_hint_on_a_finished_game_says_it_is_over(client):
+    sid = new(client, game="tictactoe")["session"]
+    for m in ("a1", "b1", "a2", "b2", "a3"):
+        move(client, sid, m)
+    answer = client.get(f"/api/v1/sessions/{sid}/hint")
+    assert answer.status_code == 409 and "the game is over" in answer.json()["error"]

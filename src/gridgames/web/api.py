@@ -311,6 +311,7 @@ def api_router(api: Api) -> APIRouter:
         answer)."""
         table = await api.table(session_id)
         capability(table.session.game, kind)  # refused here, before any job is queued
+        fair_play(table)
         state = table.session.state
         found = await api.think(request, Job(kind, table.session.game.name, state,
                                              api.budget(kind), **job),
@@ -347,7 +348,7 @@ def api_router(api: Api) -> APIRouter:
     @router.get("/sessions/{session_id}/solution",
                 summary="A solution from the current position, not applied: its moves and the "
                 "view after each (the first 2000), to step through",
-                responses=errors(404, 429, 503))
+                responses=errors(404, 409, 429, 503))
     async def solution(session_id: str, request: Request) -> dict[str, Any]:
         table, state, found = await ask(request, session_id, "solve")
         if found.value is None:
@@ -366,8 +367,11 @@ def api_router(api: Api) -> APIRouter:
                 "result": found.to_dict()}
 
     @router.get("/sessions/{session_id}/hint", summary="The move the game suggests",
-                responses=errors(404, 429, 503))
+                responses=errors(404, 409, 429, 503))
     async def hint(session_id: str, request: Request) -> dict[str, Any]:
+        table = await api.table(session_id)
+        if table.session.status().over:
+            raise IllegalMove("the game is over: there is no move to suggest")
         table, _, found = await ask(request, session_id, "hint")
         return {"hint": found.value.move if found.value else None,
                 "why": found.value.why if found.value else found.note,
@@ -375,7 +379,7 @@ def api_router(api: Api) -> APIRouter:
 
     @router.get("/sessions/{session_id}/check",
                 summary="Moves made that no solution agrees with (puzzles that can check)",
-                responses=errors(404, 429, 503))
+                responses=errors(404, 409, 429, 503))
     async def check(session_id: str, request: Request) -> dict[str, Any]:
         table, _, found = await ask(request, session_id, "check")
         return {"wrong": found.value, "result": found.to_dict(),
@@ -383,7 +387,7 @@ def api_router(api: Api) -> APIRouter:
 
     @router.get("/sessions/{session_id}/analysis",
                 summary="The score of every move for the side to move (null: not known "
-                "within the budget)", responses=errors(404, 429, 503))
+                "within the budget)", responses=errors(404, 409, 429, 503))
     async def analysis(session_id: str, request: Request) -> dict[str, Any]:
         table, _, found = await ask(request, session_id, "analysis")
         return {"scores": found.value, "score_help": table.session.game.analyzer.score_help,
@@ -400,6 +404,7 @@ def api_router(api: Api) -> APIRouter:
         if seat is None or game.ai is None:
             raise IllegalMove("the game is over" if game.status(session.state).over
                               else f"{game.title} has no AI player")
+        fair_play(table)
         level = (body.level if body and body.level else None) or \
             (seat if seat != PERSON else game.ai.levels[-1])
         game.ai.check_level(level)
@@ -425,6 +430,14 @@ def api_router(api: Api) -> APIRouter:
         return {"cancelled": await run_in_threadpool(api.compute.cancel, table.id)}
 
     return router
+
+
+def fair_play(table: Table) -> None:
+    """No machine help in an online game still being played: not to its seats, not to its
+    spectators, not through its session ID (after the end, all of it opens)."""
+    if online.is_online(table) and not online.over(table):
+        raise IllegalMove("this game is being played online: hints, analysis, solutions and "
+                          "AI moves open when it ends")
 
 
 def _step(table: Table, back: bool) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
@@ -160,8 +160,10 @@ def online_router(api: Api, on: Online) -> APIRouter:
         return (await on.change(token, lambda t, link: online.offer(t, link, body.kind)))[0]
 
     @router.post("/links/{token}/reply", summary="Accept or decline the opponent's offer",
-                 responses=errors(404, 409))
-    async def reply(token: str, body: Reply) -> dict[str, Any]:
+                 responses=errors(404, 409, 429))
+    async def reply(token: str, body: Reply, request: Request) -> dict[str, Any]:
+        if body.kind == "rematch" and body.accept:
+            api.may_create(request)  # a rematch makes a game: the same limit as a new one
         answer, kind = await on.change(
             token, lambda t, link: online.reply(t, link, body.kind, body.accept))
         if kind != "rematch":
