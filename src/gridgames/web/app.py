@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
@@ -35,6 +36,7 @@ from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
 from gridgames.web.limits import BodyLimit
 from gridgames.web.online_api import Online, add_live_route, online_router
+from gridgames.web.protocols import STATE_KEY
 from gridgames.web.security import Security
 from gridgames.web.tables import Tables
 
@@ -70,12 +72,12 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     api.hub = on.hub
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
         sweeper = threading.Thread(target=_sweep, args=(store, config.keep_days, stop),
                                    name="gridgames-sweeper", daemon=True)
         sweeper.start()
         on.hub.start()
-        yield
+        yield {STATE_KEY: config.client_timeout}  # to the server's connections
         stop.set()  # in-flight requests are done: uvicorn drains them before this
         on.hub.stop()
         sweeper.join(timeout=5)

@@ -15,7 +15,8 @@ No reader can slow another:
 - each page has its own small outbox, sent by a task of its own with a deadline; a newer
   position replaces one not yet sent (a page only ever needs the latest). A page whose
   outbox overflows, or whose send misses its deadline (it does not read), is dropped at
-  once; it reconnects and catches up by version, as after any drop;
+  once; it reconnects and catches up by version, as after any drop (the deadline is the
+  server's client timeout);
 - the database work of the live pages (first positions, presence, deliveries) runs on the
   hub's own threads, never in the pool the moves use; presence is written in batches;
 - connections are limited per client and in total (refused before the upgrade with 429 or
@@ -56,7 +57,6 @@ from gridgames.web.protocols import ABORT
 log = logging.getLogger("gridgames")
 MAX_MESSAGE = 1024  # bytes: a page's messages are tiny
 OUTBOX = 8  # messages waiting for one page before it counts as fallen behind
-SEND_SECONDS = 10.0  # a send that takes longer drops the page
 PRESENCE_SECONDS = 0.25  # arrivals and departures are written together, this often
 MESSAGES_PER_MINUTE = 600  # from one page; beyond it the connection is closed (1008)
 THREADS = 2  # the hub's own threads for its database work
@@ -107,13 +107,14 @@ class Hub:
 
     def __init__(self, store: SqlStore, read_state: ReadState, read_states: ReadStates,
                  trusted_proxies: frozenset[str] = frozenset(), max_pages: int = 5000,
-                 max_per_client: int = 50) -> None:
+                 max_per_client: int = 50, send_seconds: float = 10.0) -> None:
         self.store = store
         self.read_state = read_state  # token -> what the link's page is shown
         self.read_states = read_states  # the same for several links to one game, read once
         self.trusted = trusted_proxies
         self.max_pages = max_pages
         self.max_per_client = max_per_client
+        self.send_seconds = send_seconds  # a send that takes longer drops the page
         self.viewers: dict[str, set[Viewer]] = {}
         self.pages = 0
         self.by_client: Counter[str] = Counter()
@@ -262,7 +263,7 @@ class Hub:
         try:
             while viewer.outbox and not viewer.closed:
                 kind, text = viewer.outbox.popleft()
-                await asyncio.wait_for(viewer.socket.send_text(text), SEND_SECONDS)
+                await asyncio.wait_for(viewer.socket.send_text(text), self.send_seconds)
                 self.stats.sent.add((kind,))
         except TimeoutError:
             self._drop(viewer, "deadline")
@@ -282,7 +283,7 @@ class Hub:
         if abort is not None:
             abort()
         else:  # a server without our protocols (the tests' client): a polite close
-            asyncio.ensure_future(_close(viewer.socket, 1008))
+            asyncio.ensure_future(_close(viewer.socket, 1008, self.send_seconds))
 
     # --- a page's connection ---
 
@@ -316,7 +317,8 @@ class Hub:
         except (UnknownName, Unavailable) as err:
             await socket.send_text(json.dumps({"type": "error", "error": str(err)[:200]}))
             # 4404: no such link (the page stops); 1013: try again later (it reconnects)
-            await _close(socket, 4404 if isinstance(err, UnknownName) else 1013)
+            await _close(socket, 4404 if isinstance(err, UnknownName) else 1013,
+                         self.send_seconds)
             return
         viewer.game_id = first.game_id
         self.viewers.setdefault(viewer.game_id, set()).add(viewer)
@@ -346,10 +348,10 @@ class Hub:
                 return
             text = message.get("text")
             if text is None:
-                await _close(socket, 1003)  # text messages only
+                await _close(socket, 1003, self.send_seconds)  # text messages only
                 return
             if len(text) > MAX_MESSAGE:
-                await _close(socket, 1009)
+                await _close(socket, 1009, self.send_seconds)
                 return
             parsed = _parse(text)
             if isinstance(parsed, str):
@@ -436,9 +438,9 @@ async def _deny(socket: WebSocket, status: int, message: str, retry_after: int) 
         await socket.close(code=1013)
 
 
-async def _close(socket: WebSocket, code: int) -> None:
+async def _close(socket: WebSocket, code: int, seconds: float) -> None:
     try:
-        await asyncio.wait_for(socket.close(code=code), SEND_SECONDS)
+        await asyncio.wait_for(socket.close(code=code), seconds)
     except Exception:  # gone already, or not reading: the server's deadlines end it
         abort = socket.scope.get(ABORT)
         if abort is not None:

@@ -51,7 +51,8 @@ class Online:
         self.store = api.tables.store
         config = api.config
         self.hub = hub or Hub(self.store, self.read_state, self.read_states, api.trusted,
-                              config.live_pages, config.live_pages_per_client)
+                              config.live_pages, config.live_pages_per_client,
+                              config.client_timeout)
 
     def link(self, token: Any) -> Link:
         if not isinstance(token, str) or not _TOKEN.fullmatch(token):

@@ -1,12 +1,15 @@
 """The server's connections as uvicorn runs them, with the deadlines a public server needs
-and uvicorn does not keep by itself:
+and uvicorn does not keep by itself. They count in the app's client timeout T
+(`--client-timeout`, default CLIENT_TIMEOUT), which the app's lifespan hands to the
+connections of the server it runs in (its state, as uvicorn passes it to each connection):
 
-- a request's headers must arrive within REQUEST_SECONDS of its first byte (or of the
-  connection), and its body within BODY_SECONDS of its headers: a client that sends slowly,
-  or not at all, is answered 408 and closed, so half-sent requests cannot hold connections;
+- a request's headers must arrive within T of its first byte (or of the connection), and its
+  body within BODY_SHARE x T of its headers: a client that sends slowly, or not at all, is
+  answered 408 and closed, so half-sent requests cannot hold connections;
 - an answer the client does not read (the socket's send buffer stays full) for
-  STALLED_SECONDS ends the connection, HTTP or WebSocket: a reader that never reads holds
-  neither its socket nor the server's buffers;
+  BODY_SHARE x T ends the connection, HTTP or WebSocket: a reader that never reads holds
+  neither its socket nor the server's buffers; a WebSocket's kernel send buffer is kept
+  small (WS_SEND_BUFFER), so such a reader is found after a few messages, not megabytes;
 - a WebSocket's application can end its connection at once (`abort` in the scope): closing
   it politely would wait for a client that does not read. A keepalive ping left unanswered
   ends it the same way.
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+from contextlib import suppress
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -26,9 +31,10 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from gridgames.web.security import CSP, HEADERS
 
-REQUEST_SECONDS = 10.0
-BODY_SECONDS = 30.0
-STALLED_SECONDS = 30.0
+CLIENT_TIMEOUT = 10.0  # seconds: T above
+BODY_SHARE = 3  # a body, or a stalled send, gets this many T
+STATE_KEY = "gridgames.client_timeout"  # where the lifespan state carries T
+WS_SEND_BUFFER = 64 * 1024  # bytes (the kernel doubles it): messages are small
 MAX_FRAME = 4096  # bytes: a page's messages are tiny; a larger frame is refused unread (1009)
 ABORT = "gridgames.abort"  # the scope's key of the function that ends a WebSocket at once
 
@@ -43,17 +49,23 @@ def uvicorn_options() -> dict[str, Any]:
             "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0}
 
 
+def client_timeout(app_state: dict[str, Any]) -> float:
+    return float(app_state.get(STATE_KEY, CLIENT_TIMEOUT))
+
+
 class _Stalls:
     """A timer that ends the connection when its send buffer stays full (the transport's
     pause_writing/resume_writing tell when)."""
 
     transport: asyncio.Transport
     loop: asyncio.AbstractEventLoop
+    app_state: dict[str, Any]
     _stalled: asyncio.TimerHandle | None = None
 
     def _watch_stall(self) -> None:
         if self._stalled is None:
-            self._stalled = self.loop.call_later(STALLED_SECONDS, self._end_stalled)
+            self._stalled = self.loop.call_later(BODY_SHARE * client_timeout(self.app_state),
+                                                 self._end_stalled)
 
     def _unwatch_stall(self) -> None:
         if self._stalled is not None:
@@ -70,15 +82,15 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._wait_for(REQUEST_SECONDS)
+        self._wait_for(1)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._wait_for(REQUEST_SECONDS)
+        self._wait_for(1)
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
-        self._wait_for(BODY_SECONDS)
+        self._wait_for(BODY_SHARE)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
@@ -101,9 +113,10 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
         super().resume_writing()
         self._unwatch_stall()
 
-    def _wait_for(self, seconds: float) -> None:
+    def _wait_for(self, timeouts: int) -> None:
         self._stop_waiting()
-        self._waiting = self.loop.call_later(seconds, self._too_slow)
+        self._waiting = self.loop.call_later(timeouts * client_timeout(self.app_state),
+                                             self._too_slow)
 
     def _stop_waiting(self) -> None:
         if self._waiting is not None:
@@ -139,6 +152,13 @@ def _timed_out() -> bytes:
 
 
 class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with suppress(OSError):  # not a TCP socket: nothing to bound
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, WS_SEND_BUFFER)
+
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)

@@ -67,6 +67,10 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--claim-seconds", type=float, default=60.0,
                    help="online play: how long a player's opponent must have been gone before "
                    "the player can claim the game (default 60)")
+    p.add_argument("--client-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="a request's headers must arrive within this, its body within three "
+                   "times this; a client that reads nothing of what it is sent for three times "
+                   "this (a live page: once) is disconnected (default 10)")
     p.add_argument("--live-pages", type=int, default=5000, metavar="N",
                    help="live connections (pages of online and watched games) one server "
                    "process holds; more are refused with 503 (default 5000)")
@@ -108,6 +112,8 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--live-pages must be from 1 to 1000000")
     if not 1 <= args.live_pages_per_client <= args.live_pages:
         raise BadInput("--live-pages-per-client must be from 1 to --live-pages")
+    if not 0 < args.client_timeout <= 3600:
+        raise BadInput("--client-timeout must be above 0 and at most 3600 seconds")
     if not 0 < args.db_timeout <= 60:
         raise BadInput("--db-timeout must be above 0 and at most 60 seconds")
     if not 0 < args.games_per_minute <= 1_000_000:
@@ -132,7 +138,7 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
                         public_origin=args.public_origin,
                         games_per_minute=args.games_per_minute,
                         claim_seconds=args.claim_seconds, db_timeout=args.db_timeout,
-                        live_pages=args.live_pages,
+                        live_pages=args.live_pages, client_timeout=args.client_timeout,
                         live_pages_per_client=args.live_pages_per_client,
                         games_burst=max(1, int(2 * args.games_per_minute)))
 
