@@ -43,15 +43,21 @@ class Server:
 
     def call(self, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        status, _, answer = self.answer(method, path, body, headers)
+        return status, answer
+
+    def answer(self, method: str, path: str, body: Any = None,
+               headers: dict[str, str] | None = None) -> tuple[int, Any, Any]:
+        """(status, headers, the JSON body)"""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"Content-Type": "application/json",
                                                   **(headers or {})})
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:
-                return answer.status, json.loads(answer.read() or b"null")
+                return answer.status, answer.headers, json.loads(answer.read() or b"null")
         except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
+            return err.code, err.headers, json.loads(err.read() or b"null")
 
     def rss_mb(self) -> float:
         """The resident memory of the server and every process under it (its compute

@@ -40,6 +40,17 @@ def pg_bin() -> Path | None:
 class PostgresServer:
     host: str  # the socket directory
     port: int
+    control: tuple[str, ...] = ()  # pg_ctl with the cluster's directory, run as its owner
+    settings: str = ""  # the server's options, to start it again the same way
+
+    def stop(self) -> None:
+        """Stop the server now (connections are cut: what a crash or a restart does)."""
+        subprocess.run([*self.control, "-m", "fast", "stop"], check=True,
+                       capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        subprocess.run([*self.control, "-w", "-o", self.settings, "start"], check=True,
+                       capture_output=True, timeout=60)
 
     def dsn(self, database: str) -> str:
         return f"host={self.host} port={self.port} user=gridgames dbname={database}"
@@ -82,9 +93,11 @@ def throwaway_postgres(fsync: bool = False) -> Iterator[PostgresServer]:
             "--no-sync", "-E", "UTF8")
         settings = (f"-k {home} -p {port} -c listen_addresses='' -c max_connections=300"
                     + ("" if fsync else " -c fsync=off"))
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(home / "log"), "-o",
-            settings, "start")
-        yield PostgresServer(str(home), port)
+        control = (*as_postgres, str(bindir / "pg_ctl"), "-D", str(data), "-l",
+                   str(home / "log"))
+        server = PostgresServer(str(home), port, control, settings)
+        server.start()
+        yield server
     finally:
         subprocess.run([*as_postgres, str(bindir / "pg_ctl"), "-D", str(data), "-m",
                         "immediate", "stop"], capture_output=True, timeout=60)

@@ -194,3 +194,18 @@ def test_a_client_is_its_ipv4_address_or_its_ipv6_64():
     assert client_key("::ffff:198.51.100.7") == "198.51.100.7"
     with pytest.raises(ValueError):
         client_key("testclient")
+
+
+def test_a_bug_is_a_json_500_with_the_security_headers(tmp_path, caplog):
+    app = make_app(tmp_path / "g.db")
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/boom")
+    assert answer.status_code == 500 and "bug" in answer.json()["error"]
+    assert "default-src 'self'" in answer.headers["content-security-policy"]
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert "RuntimeError: a bug" in caplog.text  # the traceback is in the log

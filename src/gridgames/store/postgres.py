@@ -58,11 +58,12 @@ class PostgresStore(SqlStore):
         return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", self.url)  # no password
 
     @contextmanager
-    def _transaction(self) -> Iterator[Cursor]:
+    def _transaction(self, timeout: float | None = None) -> Iterator[Cursor]:
         import psycopg
 
         try:
-            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            with self._pool.connection(timeout) as conn, conn.transaction(), \
+                    conn.cursor() as cur:
                 yield cur
         except (psycopg.OperationalError, psycopg.InterfaceError) as err:
             raise self.failed(Unavailable(_reason(err))) from None

@@ -2,7 +2,8 @@
 that upgrades the one before. `schema_version` holds the version a database is at.
 
 A link's `seat` is the player's index, or -1 for a spectator; `seen_at` and `connected` say
-when a page last held the link's live connection (a player's presence)."""
+when a page last held the link's live connection (a player's presence). `health` holds one
+row that the readiness probe writes afresh (BYTEA: a blob in both databases)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             seen_at DOUBLE PRECISION,
             connected INTEGER NOT NULL DEFAULT 0)""",
         "CREATE INDEX links_by_game ON links (game_id)",
+    ),
+    (  # version 3: the readiness probe's scratch row (store/sql.py: check)
+        """CREATE TABLE health (
+            id INTEGER PRIMARY KEY,
+            filler BYTEA NOT NULL)""",
     ),
 )
 LATEST = len(MIGRATIONS)

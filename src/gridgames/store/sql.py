@@ -14,6 +14,7 @@ readiness probe (`check`) with a read and a write that changes nothing.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -28,6 +29,13 @@ from gridgames.store.schema import LATEST, MIGRATIONS
 Cursor = Any  # a DB-API cursor
 DEFAULT_TIMEOUT = 1.0  # seconds a connection, a pool or a write lock is waited for
 CHECK_EVERY = 1.0  # seconds a readiness answer is kept (a probe flood writes nothing more)
+CHECK_TIMEOUT = 0.5  # seconds the probe waits for a connection or the lock (it answers in 1)
+# The probe writes this much: a write of a few bytes can fit in the space a failed write left
+# in SQLite's WAL on a full disk, while every move that needs a new page is refused.
+CHECK_BYTES = 64 * 1024
+# A write refused this recently keeps the store unready even when the probe's write fits (a
+# nearly full disk takes some writes and not others); a write that succeeds clears it.
+RECENT_FAILURE = 10.0
 
 
 class StoreStats:
@@ -48,12 +56,14 @@ class SqlStore(ABC):
         self.timeout = timeout
         self.stats = StoreStats()
         self._corrupt: Unavailable | None = None  # corruption does not heal: kept
+        self._write_failed: tuple[float, Unavailable] | None = None
         self._checked: tuple[float, Unavailable | None] = (float("-inf"), None)
         self._check_lock = threading.Lock()
 
     @abstractmethod
-    def _transaction(self) -> AbstractContextManager[Cursor]:
-        """The backend's writing transaction (see `transaction`)."""
+    def _transaction(self, timeout: float | None = None) -> AbstractContextManager[Cursor]:
+        """The backend's writing transaction (see `transaction`); `timeout` instead of the
+        store's own."""
 
     def _reading(self) -> AbstractContextManager[Cursor]:
         """The backend's reading transaction (see `reading`); a backend may run these beside
@@ -61,13 +71,18 @@ class SqlStore(ABC):
         return self._transaction()
 
     @contextmanager
-    def transaction(self) -> Iterator[Cursor]:
+    def transaction(self, timeout: float | None = None) -> Iterator[Cursor]:
         """A cursor inside one writing transaction: committed when the block ends, rolled
-        back when it raises. Unavailable when the database cannot take it."""
+        back when it raises. Unavailable when the database cannot take it (within `timeout`,
+        by default the store's)."""
         started = time.perf_counter()
         try:
-            with self._transaction() as cur:
+            with self._transaction(timeout) as cur:
                 yield cur
+            self._write_failed = None
+        except Unavailable as err:
+            self._write_failed = (time.monotonic(), err)
+            raise
         finally:
             self.stats.seconds.observe(("write",), time.perf_counter() - started)
 
@@ -92,16 +107,22 @@ class SqlStore(ABC):
 
     def check(self) -> None:
         """For the readiness probe: raises Unavailable with the reason when the database
-        cannot be read and written now (a read and a write that changes nothing, at most once
-        a CHECK_EVERY; a file found corrupt stays unready)."""
+        cannot be read and written now (a write refused in the last RECENT_FAILURE seconds,
+        or the probe's own write of CHECK_BYTES, at most once a CHECK_EVERY; a file found
+        corrupt stays unready)."""
         with self._check_lock:
             at, found = self._checked
             if time.monotonic() - at >= CHECK_EVERY:
+                failed = self._write_failed
                 try:
                     if self._corrupt is not None:
                         raise self._corrupt
-                    with self.transaction() as cur:
-                        self._run(cur, "UPDATE schema_version SET version = version")
+                    if failed is not None and time.monotonic() - failed[0] < RECENT_FAILURE:
+                        raise failed[1]
+                    with self.transaction(min(self.timeout, CHECK_TIMEOUT)) as cur:
+                        self._run(cur, "DELETE FROM health")
+                        self._run(cur, "INSERT INTO health (id, filler) VALUES (1, ?)",
+                                  (os.urandom(CHECK_BYTES),))  # random: not compressed
                     found = None
                 except Unavailable as err:
                     found = err

@@ -81,6 +81,7 @@ class SQLiteStore(SqlStore):
             raise self._corrupt_file(found[0] if found else "no answer")
 
     def _corrupt_file(self, detail: str) -> BadInput:
+        detail = " ".join(detail.replace("*", "").split())  # one line
         return BadInput(
             f"the SQLite database {self.path} is corrupt ({detail[:120]}): keep a copy of "
             f"it, then put back a backup with 'gridgames db restore BACKUP --db {self.path}' "
@@ -98,10 +99,11 @@ class SQLiteStore(SqlStore):
             db.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[Cursor]:
-        if not self._lock.acquire(timeout=self.timeout):
+    def _transaction(self, timeout: float | None = None) -> Iterator[Cursor]:
+        wait = self.timeout if timeout is None else timeout
+        if not self._lock.acquire(timeout=wait):
             raise self.failed(Unavailable(f"the database is busy: a write waited more than "
-                                          f"{self.timeout:g} s"))
+                                          f"{wait:g} s"))
         try:
             cur = self._db.cursor()
             try:

@@ -169,6 +169,14 @@ class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
         super().keepalive_timeout()  # says why in a close frame, if the socket takes it
         self.transport.abort()
 
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and \
+                not message.get("more_body", False):
+            # A refusal (a denial response) completes the handshake: uvicorn would log
+            # "returned without completing handshake" for every refused page.
+            self.handshake_complete = True
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._unwatch_stall()
         super().connection_lost(exc)
