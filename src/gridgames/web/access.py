@@ -21,10 +21,10 @@ _TOKEN = re.compile(r"/links/[^/]+")
 class AccessLog:
     """ASGI middleware, outermost: it sees every answer, the other middlewares' own too."""
 
-    def __init__(self, app: Any, log_lines: bool = True) -> None:
+    def __init__(self, app: Any, seconds: Histograms, log_lines: bool = True) -> None:
         self.app = app
         self.log_lines = log_lines
-        self.seconds = Histograms()  # (method, route, status) -> request times
+        self.seconds = seconds  # (method, route, status) -> request times
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):

@@ -18,23 +18,27 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from gridgames import __version__
 from gridgames.compute.pool import ComputePool
 from gridgames.compute.service import RemoteCompute
+from gridgames.core.errors import UnknownName
 from gridgames.core.game import Game
+from gridgames.core.stats import Histograms
 from gridgames.registry import Games, default_games
 from gridgames.store import SqlStore, Unavailable, open_store
 from gridgames.web.access import AccessLog
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
+from gridgames.web.clients import client_address
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
 from gridgames.web.limits import BodyLimit
+from gridgames.web.metrics import Family, Metrics, family, histogram_family, may_read
 from gridgames.web.online_api import Online, add_live_route, online_router
 from gridgames.web.protocols import STATE_KEY
 from gridgames.web.security import Security
@@ -70,6 +74,23 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     api = Api(tables, games, compute, config)
     on = Online(api)
     api.hub = on.hub
+    requests = Histograms()  # the access log's: (method, route, status) -> seconds
+
+    def numbers() -> list[Family]:
+        hub, stats = on.hub.stats, store.stats
+        return [histogram_family("gridgames_requests_seconds", ("method", "route", "status"),
+                                 requests.snapshot()),
+                family("gridgames_live_pages", (), {(): on.hub.pages}),
+                family("gridgames_live_refused_total", ("reason",), hub.refused.snapshot()),
+                family("gridgames_live_dropped_total", ("reason",), hub.dropped.snapshot()),
+                family("gridgames_live_sent_total", ("kind",), hub.sent.snapshot()),
+                histogram_family("gridgames_store_seconds", ("kind",), stats.seconds.snapshot()),
+                family("gridgames_store_failures_total", ("reason",),
+                       stats.failures.snapshot()),
+                family("gridgames_cache_games", (), {(): len(tables.cache)}),
+                family("gridgames_cache_bytes", (), {(): tables.cache.bytes})]
+
+    metrics = Metrics(numbers, compute, config.metrics_dir)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -77,8 +98,10 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
                                    name="gridgames-sweeper", daemon=True)
         sweeper.start()
         on.hub.start()
+        exporter = asyncio.create_task(metrics.export())
         yield {STATE_KEY: config.client_timeout}  # to the server's connections
         stop.set()  # in-flight requests are done: uvicorn drains them before this
+        exporter.cancel()
         on.hub.stop()
         sweeper.join(timeout=5)
         compute.close()
@@ -96,7 +119,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY,
                        larger={f"{PREFIX}/sessions/load": MAX_SAVE})
     app.add_middleware(Security, public_origin=config.public_origin)
-    app.add_middleware(AccessLog, log_lines=config.access_log)
+    app.add_middleware(AccessLog, seconds=requests, log_lines=config.access_log)
     install_error_handlers(app)
     _pages(app, games)
     app.include_router(api_router(api))
@@ -104,6 +127,19 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.include_router(online_router(api, on))
     add_live_route(app, on)
     describe_errors(app)
+
+    @app.get("/metrics", summary="Prometheus metrics (by default to this machine's clients "
+             "only: --metrics)", tags=["health"], response_class=PlainTextResponse,
+             responses={403: {"description": "not for this client (--metrics)"},
+                        404: {"description": "metrics are off (--metrics off)"}})
+    async def prometheus(request: Request) -> PlainTextResponse:
+        if config.metrics == "off":
+            raise UnknownName("metrics are off on this server (--metrics)")
+        if not may_read(client_address(request, api.trusted), config.metrics):
+            return JSONResponse({"error": "metrics are for this machine's clients only "
+                                 "(--metrics public opens them)"}, status_code=403)
+        text = await run_in_threadpool(metrics.render)
+        return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
     @app.get("/healthz", summary="The process is alive", tags=["health"])
     def healthz() -> dict[str, str]:

@@ -21,6 +21,16 @@ IPV6_NETWORK = 64  # prefix length an IPv6 client is known by
 
 def client_of(connection: HTTPConnection, trusted_proxies: frozenset[str]) -> str:
     """The key of the client behind a request or a WebSocket (see the module's notes)."""
+    address = client_address(connection, trusted_proxies)
+    try:
+        return client_key(address)
+    except ValueError:  # not an IP address (a Unix socket, a test client): as it is
+        return address
+
+
+def client_address(connection: HTTPConnection, trusted_proxies: frozenset[str]) -> str:
+    """The address of the client behind a request: the peer's, or the one a trusted proxy
+    says it saw."""
     peer = connection.client.host if connection.client else "unknown"
     if peer in trusted_proxies:
         forwarded = connection.headers.get("x-forwarded-for", "")
@@ -29,13 +39,10 @@ def client_of(connection: HTTPConnection, trusted_proxies: frozenset[str]) -> st
         for hop in reversed(hops):
             if hop not in trusted_proxies:
                 try:
-                    return client_key(hop)
+                    return str(ipaddress.ip_address(hop))
                 except ValueError:
                     break
-    try:
-        return client_key(peer)
-    except ValueError:  # not an IP address (a Unix socket, a test client): as it is
-        return peer
+    return peer
 
 
 def client_key(address: str) -> str:

@@ -32,5 +32,7 @@ class ServerConfig:
     claim_seconds: float = 60.0  # online: how long an opponent is gone before a claim
     db_timeout: float = 1.0  # seconds a database connection or write lock is waited for
     client_timeout: float = 10.0  # seconds for a request's headers (web/protocols.py)
+    metrics: str = "loopback"  # who may read /metrics: loopback, public or off
+    metrics_dir: str | None = None  # several processes: where each leaves its numbers
     live_pages: int = 5000  # live connections (WebSockets) this server process holds...
     live_pages_per_client: int = 50  # ...and holds for one client

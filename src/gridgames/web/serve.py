@@ -77,6 +77,9 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--live-pages-per-client", type=int, default=50, metavar="N",
                    help="live connections one client may hold; more are refused with 429 "
                    "(default 50)")
+    p.add_argument("--metrics", choices=("loopback", "public", "off"), default="loopback",
+                   help="who may read /metrics (Prometheus): clients on this machine only "
+                   "(default), anyone, or no one")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                    help="a proxy whose X-Forwarded-For names the client (repeatable; from "
                    "anyone else the header is ignored)")
@@ -139,6 +142,7 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
                         games_per_minute=args.games_per_minute,
                         claim_seconds=args.claim_seconds, db_timeout=args.db_timeout,
                         live_pages=args.live_pages, client_timeout=args.client_timeout,
+                        metrics=args.metrics,
                         live_pages_per_client=args.live_pages_per_client,
                         games_burst=max(1, int(2 * args.games_per_minute)))
 
@@ -189,10 +193,12 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     from gridgames.compute.service import ComputeService
 
     authkey = secrets.token_bytes(32)
-    address = os.path.join(tempfile.mkdtemp(prefix="gridgames-"), "compute.sock")
+    shared_dir = tempfile.mkdtemp(prefix="gridgames-")  # the pool's socket, the metrics
+    address = os.path.join(shared_dir, "compute.sock")
     pool = ComputePool(config.compute_workers, config.levels, config.compute_memory_mb)
     service = ComputeService(pool, address, authkey)
-    shared = replace(config, compute_address=address, compute_authkey=authkey.hex())
+    shared = replace(config, compute_address=address, compute_authkey=authkey.hex(),
+                     metrics_dir=shared_dir)
     os.environ[CONFIG_ENV] = json.dumps({**asdict(shared), "levels": list(config.levels),
                                          "trusted_proxies": list(config.trusted_proxies)})
     try:

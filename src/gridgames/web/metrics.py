@@ -1,0 +1,228 @@
+"""`/metrics`: what an operator watches, in Prometheus' text format (version 0.0.4).
+
+- requests by method, route and status, with their times (web/access.py);
+- live pages held, refused and dropped, messages sent (web/live.py);
+- the database's transaction times and failures by reason (store/sql.py);
+- the live-game cache's size (web/tables.py);
+- the compute pool: workers, queue depth, jobs and their times, refusals (compute/pool.py).
+
+With several server processes (`--workers N`) each one writes its own numbers to a shared
+directory every EXPORT_SECONDS, and whichever answers a scrape adds up every process's: the
+figures are the server's, not one process's. The compute pool is one for all of them, so it
+is counted once.
+
+Who may read it (`--metrics`): `loopback` (the default: clients on this machine only; a
+request a trusted proxy forwards counts as coming from where the proxy says), `public`, or
+`off`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from gridgames import __version__
+from gridgames.core.stats import LATENCY_BUCKETS
+
+log = logging.getLogger("gridgames")
+EXPORT_SECONDS = 1.0
+STALE_SECONDS = 10.0  # a process's numbers older than this are of a process gone
+POLICIES = ("loopback", "public", "off")
+# name -> (type, help)
+FAMILIES = {
+    "gridgames_info": ("gauge", "The server's version (always 1)."),
+    "gridgames_server_processes": ("gauge", "Server processes whose numbers are added up."),
+    "gridgames_requests_seconds": ("histogram", "Requests (and WebSocket upgrades) by method, "
+                                   "route and status, and how long each took."),
+    "gridgames_live_pages": ("gauge", "Live connections (pages of online and watched games)."),
+    "gridgames_live_refused_total": ("counter", "Live connections refused, by reason "
+                                     "(client: its share; total: the server's)."),
+    "gridgames_live_dropped_total": ("counter", "Live connections the server ended, by reason "
+                                     "(behind, deadline, gone, messages)."),
+    "gridgames_live_sent_total": ("counter", "Messages sent to live pages, by kind."),
+    "gridgames_store_seconds": ("histogram", "Database transactions by kind (read, write)."),
+    "gridgames_store_failures_total": ("counter", "Database operations refused (503), by "
+                                       "reason."),
+    "gridgames_cache_games": ("gauge", "Live games held in memory."),
+    "gridgames_cache_bytes": ("gauge", "Their estimated size."),
+    "gridgames_compute_workers": ("gauge", "Compute worker processes."),
+    "gridgames_compute_waiting": ("gauge", "Machine-play jobs queued, not yet running."),
+    "gridgames_compute_running": ("gauge", "Machine-play jobs running."),
+    "gridgames_compute_jobs_total": ("counter", "Machine-play jobs ended, by kind and "
+                                     "outcome."),
+    "gridgames_compute_refused_total": ("counter", "Machine-play jobs refused (429/503), by "
+                                        "reason."),
+    "gridgames_compute_replaced_total": ("counter", "Compute workers ended and started again."),
+    "gridgames_compute_seconds": ("histogram", "Machine-play jobs' running time, by kind."),
+    "gridgames_compute_queued_seconds": ("histogram", "Time machine-play jobs waited in the "
+                                         "queue, by kind."),
+}
+# A family's samples: {label values: number} or, for a histogram, {label values:
+# (cumulative counts per bucket with +Inf last, sum)}; with its label names (and buckets).
+Family = dict[str, Any]
+
+
+def family(name: str, labels: tuple[str, ...], samples: dict, buckets: Iterable[float] = ()
+           ) -> Family:
+    return {"name": name, "labels": list(labels), "buckets": list(buckets),
+            "samples": [[*key, value] for key, value in samples.items()]}
+
+
+class Metrics:
+    """The numbers of this process, and the sum over the server's processes."""
+
+    def __init__(self, sources: Callable[[], list[Family]], compute: Any,
+                 shared_dir: str | None = None) -> None:
+        self.sources = sources  # this process's families
+        self.compute = compute
+        self.shared_dir = Path(shared_dir) if shared_dir else None
+        self._mine = f"metrics-{os.getpid()}.json"
+
+    # --- several processes ---
+
+    async def export(self) -> None:
+        """Write this process's numbers where the others read them, every EXPORT_SECONDS."""
+        if self.shared_dir is None:
+            return
+        while True:
+            try:
+                await asyncio.to_thread(self._write)
+            except OSError as err:
+                log.warning("could not share this process's metrics: %s", err)
+            await asyncio.sleep(EXPORT_SECONDS)
+
+    def _write(self) -> None:
+        assert self.shared_dir is not None
+        partial = self.shared_dir / (self._mine + ".part")
+        partial.write_text(json.dumps({"at": time.time(), "families": self.sources()}))
+        partial.replace(self.shared_dir / self._mine)
+
+    def _others(self) -> list[list[Family]]:
+        if self.shared_dir is None:
+            return []
+        found = []
+        for path in self.shared_dir.glob("metrics-*.json"):
+            if path.name == self._mine:
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                shared = json.loads(path.read_text())
+                if time.time() - shared["at"] < STALE_SECONDS:
+                    found.append(shared["families"])
+        return found
+
+    # --- a scrape ---
+
+    def render(self) -> str:
+        processes = [self.sources(), *self._others()]
+        families = _added_up(processes)
+        families.append(family("gridgames_server_processes", (), {(): len(processes)}))
+        families.append(family("gridgames_info", ("version",), {(__version__,): 1}))
+        families.extend(compute_families(self.compute.stats()))
+        return "".join(_text(f) for f in sorted(families, key=lambda f: f["name"]))
+
+
+def compute_families(stats: dict[str, Any]) -> list[Family]:
+    """The pool's stats() as families (one pool for the server: counted once)."""
+    found = [family("gridgames_compute_workers", (), {(): stats.get("workers", 0)}),
+             family("gridgames_compute_waiting", (), {(): stats.get("waiting", 0)}),
+             family("gridgames_compute_replaced_total", (), {(): stats.get("replaced", 0)})]
+    if "running" in stats:
+        found.append(family("gridgames_compute_running", (), {(): stats["running"]}))
+    if "jobs" in stats:
+        found.append(family("gridgames_compute_jobs_total", ("kind", "outcome"),
+                            stats["jobs"]))
+    refused = stats.get("refusals") or {("all",): stats.get("refused", 0)}
+    found.append(family("gridgames_compute_refused_total", ("reason",),
+                        {_key(k): v for k, v in refused.items()}))
+    for key, name in (("seconds", "gridgames_compute_seconds"),
+                      ("queued", "gridgames_compute_queued_seconds")):
+        if key in stats:
+            buckets = stats.get("buckets", ())
+            found.append(family(name, ("kind",), {_key(kind): (counts, total)
+                                                  for kind, (counts, total, _) in
+                                                  stats[key].items()}, buckets))
+    return found
+
+
+def _key(key: Any) -> tuple[str, ...]:
+    return key if isinstance(key, tuple) else (key,)
+
+
+def _added_up(processes: list[list[Family]]) -> list[Family]:
+    merged: dict[str, Family] = {}
+    for families in processes:
+        for found in families:
+            into = merged.setdefault(found["name"], {**found, "samples": []})
+            by_key = {tuple(s[:-1]): s for s in into["samples"]}
+            for sample in found["samples"]:
+                key, value = tuple(sample[:-1]), sample[-1]
+                if key not in by_key:
+                    by_key[key] = [*key, value]
+                    into["samples"].append(by_key[key])
+                elif into["buckets"]:
+                    counts, total = by_key[key][-1]
+                    by_key[key][-1] = ([a + b for a, b in zip(counts, value[0], strict=True)],
+                                       total + value[1])
+                else:
+                    by_key[key][-1] += value
+    return list(merged.values())
+
+
+def _text(found: Family) -> str:
+    name = found["name"]
+    kind, words = FAMILIES[name]
+    lines = [f"# HELP {name} {words}", f"# TYPE {name} {kind}"]
+    labels = found["labels"]
+    for sample in sorted(found["samples"], key=lambda s: [str(v) for v in s[:-1]]):
+        pairs = list(zip(labels, sample[:-1], strict=True))
+        if kind != "histogram":
+            lines.append(f"{name}{_labels(pairs)} {_number(sample[-1])}")
+            continue
+        counts, total = sample[-1]
+        bounds = [*(_number(b) for b in found["buckets"]), "+Inf"]
+        for bound, count in zip(bounds, counts, strict=True):
+            lines.append(f"{name}_bucket{_labels([*pairs, ('le', bound)])} {count}")
+        lines.append(f"{name}_sum{_labels(pairs)} {_number(total)}")
+        lines.append(f"{name}_count{_labels(pairs)} {counts[-1]}")
+    return "\n".join(lines) + "\n"
+
+
+def _labels(pairs: list[tuple[str, Any]]) -> str:
+    if not pairs:
+        return ""
+    inner = ",".join(f'{key}="{_escape(str(value))}"' for key, value in pairs)
+    return "{" + inner + "}"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _number(value: float) -> str:
+    return repr(float(value)) if isinstance(value, float) else str(value)
+
+
+def may_read(address: str, policy: str) -> bool:
+    """Whether a client at this address (web/clients.py: client_address) may read /metrics
+    under the policy."""
+    if policy == "public":
+        return True
+    if policy == "off":
+        return False
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # not an IP address (a Unix socket's peer): not known to be local
+        return False
+
+
+def histogram_family(name: str, labels: tuple[str, ...],
+                     snapshot: dict[tuple[str, ...], tuple[list[int], float]]) -> Family:
+    return family(name, labels, snapshot, LATENCY_BUCKETS)
