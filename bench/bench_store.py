@@ -8,9 +8,10 @@ Modes (all by default):
   whether or not the server kept up; latency is measured from the time it was due):
   moves a second, p50/p95/p99, errors;
 - compute: the open loop while 4 clients keep asking for machine play (Trilobite analysis,
-  Polar solutions of the original levels): move latency as in open, compute jobs done and
-  refused (429/503, the documented answers of a full pool), other answers, and the memory of
-  the server with its compute workers;
+  Polar solutions of the original levels, shown step by step as the page asks for them, and
+  applied): move latency as in open, compute jobs done and refused (429/503, the documented
+  answers of a full pool), other answers, and the memory of the server with its compute
+  workers; with --runs N, N runs on fresh servers and the median of their p99s;
 - rss: the server's memory (RSS) after RSS_GAMES games of RSS_MOVES moves each were played
   through it, and after one game was loaded from a save of about 1 MB;
 - bound: the memory of the server and its compute workers under --memory-mb after the full
@@ -21,7 +22,8 @@ Games are Polar level 1 with the penguin walking right and left: every move is l
 ends the game, and each is one stored change.
 
 Usage: python bench/bench_store.py [--db sqlite,postgresql]
-  [--mode closed,open,compute,rss,bound] [--games 200] [--seconds 20] [--rss-games 10000]
+  [--mode closed,open,compute,rss,bound] [--games 200] [--seconds 20] [--runs 1]
+  [--rss-games 10000]
   [--rss-moves 200] [--bound-games 100000] [--bound-shapes 500] [--bound-saves 20]
   [--memory-mb 4096] [--think-seconds 10]
 Prints one line per database and mode.
@@ -197,8 +199,10 @@ def ask_for_machine_play(port: int, number: int, stop: Any, answers: Any) -> Non
         "game": "polar", "params": f"pack=original,level={number % 6 + 1}"})[1]["session"]
     turn = 0
     while not stop.is_set():
-        if turn % 2 == 0:
+        if turn % 3 == 0:
             status, _ = me.call("GET", f"/api/v1/sessions/{trilobite}/analysis")
+        elif turn % 3 == 1:  # Solve on the page: the steps first, with a view each
+            status, _ = me.call("GET", f"/api/v1/sessions/{polar}/solution")
         else:
             status, _ = me.call("POST", f"/api/v1/sessions/{polar}/solve")
             if status == 200:  # back to the start, so that the next one solves again
@@ -301,6 +305,9 @@ def main() -> None:
     parser.add_argument("--mode", default="closed,open,compute,rss,bound")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--runs", type=int, default=1,
+                        help="runs of each mode, each on a fresh server (compute: the median "
+                        "p99 too)")
     parser.add_argument("--rss-games", type=int, default=10_000)
     parser.add_argument("--rss-moves", type=int, default=200)
     parser.add_argument("--bound-games", type=int, default=100_000)
@@ -318,24 +325,35 @@ def main() -> None:
                 pg = stack.enter_context(throwaway_postgres(fsync=True))
                 url = pg.create_database("bench")
             for mode in args.mode.split(","):
-                server = Server(url, "--keep-days", "30", "--games-per-minute", "1000000",
-                                "--memory-mb", str(args.memory_mb), "--think-seconds",
-                                str(args.think_seconds))
-                try:
-                    if mode == "closed":
-                        line = closed_loop(server.port, args.games, args.seconds)
-                    elif mode == "open":
-                        line = open_loop(server.port, args.games, args.seconds)
-                    elif mode == "compute":
-                        line = compute_load(server, args.games, args.seconds)
-                    elif mode == "bound":
-                        line = bound(server, args.bound_games, args.bound_shapes,
-                                     args.bound_saves, args.memory_mb)
-                    else:
-                        line = memory(server, args.rss_games, args.rss_moves)
+                p99s = []
+                for _ in range(args.runs):
+                    line = run_mode(url, mode, args)
                     print(f"{db} {line}", flush=True)
-                finally:
-                    server.stop()
+                    p99s += [float(word.split("=")[1]) for word in line.split()
+                             if word.startswith("p99_ms=")]
+                if args.runs > 1 and p99s:
+                    print(f"{db} {mode} runs={args.runs} median_p99_ms="
+                          f"{sorted(p99s)[len(p99s) // 2]:.1f} max_p99_ms={max(p99s):.1f}",
+                          flush=True)
+
+
+def run_mode(url: str, mode: str, args: argparse.Namespace) -> str:
+    server = Server(url, "--keep-days", "30", "--games-per-minute", "1000000",
+                    "--memory-mb", str(args.memory_mb), "--think-seconds",
+                    str(args.think_seconds))
+    try:
+        if mode == "closed":
+            return closed_loop(server.port, args.games, args.seconds)
+        if mode == "open":
+            return open_loop(server.port, args.games, args.seconds)
+        if mode == "compute":
+            return compute_load(server, args.games, args.seconds)
+        if mode == "bound":
+            return bound(server, args.bound_games, args.bound_shapes, args.bound_saves,
+                         args.memory_mb)
+        return memory(server, args.rss_games, args.rss_moves)
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":
