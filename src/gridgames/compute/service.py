@@ -80,6 +80,8 @@ class RemoteCompute:
         future: Future = Future()
 
         def exchange() -> None:
+            if not future.set_running_or_notify_cancel():  # its caller gave up already
+                return
             try:
                 answer = self._ask(("submit", job, client, key, seconds))
             except (OSError, EOFError) as err:
