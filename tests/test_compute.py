@@ -1,20 +1,28 @@
 """The compute pool with real worker processes: jobs run beside the caller, a cancelled job
 frees its worker's CPU within a second and a queued one leaves the queue at once, a worker
 that dies fails its job clearly and is replaced, the queue and each client's share are
-bounded however many jobs are cancelled. The same through the socket service (several
-server processes) and through the real server."""
+bounded however many jobs are cancelled, and stats() counts it all. The same through the
+socket service (several server processes) and through the real server."""
 
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gridgames.compute.jobs import Job
-from gridgames.compute.pool import Busy, Cancelled, ComputePool, JobFailed
+from gridgames.compute.jobs import KINDS, Job
+from gridgames.compute.pool import (
+    DURATION_BUCKETS,
+    OUTCOMES,
+    Busy,
+    Cancelled,
+    ComputePool,
+    JobFailed,
+)
 from gridgames.compute.service import ComputeService, RemoteCompute
 from gridgames.core.result import Budget
 from gridgames.registry import default_games
@@ -82,6 +90,12 @@ def pool(shared_pool):
         time.sleep(0.05)
 
 
+def grown(before: dict, after: dict) -> dict:
+    """What each count of stats()['finished'] (or ['refusals']) grew by, the zeros left out."""
+    return {key: after[key] - before.get(key, 0) for key in after
+            if after[key] != before.get(key, 0)}
+
+
 def test_a_job_runs_in_a_worker_process(pool):
     found = pool.submit(Job("ai", "tictactoe", state_of("tictactoe", "a1"), Budget(),
                             level="perfect", seed="s"), "me", "g1", 10).result(timeout=180)
@@ -128,6 +142,7 @@ def test_a_queued_job_cancelled_fails_at_once_while_the_running_one_goes_on(pool
 def test_cancels_leave_nothing_behind_and_the_bounds_stay_exact(pool):
     running = pool.submit(long_job(), "a", "long", 120)  # a's first of 2
     wait_running(pool, "long")
+    before = pool.stats()
     cycles = 300
     for n in range(cycles):  # the worker busy all along: nothing leaves the queue but cancels
         mine = pool.submit(QUICK, "a", f"a{n}", 10)  # a's second
@@ -145,6 +160,10 @@ def test_cancels_leave_nothing_behind_and_the_bounds_stay_exact(pool):
     after = pool.stats()
     assert after["waiting"] == 0 and after["running"] == 1
     assert not any(pool.busy(f"{who}{n}") for who in "ab" for n in range(cycles))
+    assert grown(before["finished"], after["finished"]) == {("ai", "cancelled"): 2 * cycles}
+    assert grown(before["refusals"], after["refusals"]) == {"client": cycles, "full": cycles}
+    assert after["refused"] - before["refused"] == 2 * cycles
+    assert after["queued"]["count"] - before["queued"]["count"] == 2 * cycles
 
     # The same from four threads at once: every job accepted is settled and counted once.
     def flood(who: str) -> tuple[int, int]:
@@ -166,6 +185,7 @@ def test_cancels_leave_nothing_behind_and_the_bounds_stay_exact(pool):
     accepted, refused = sum(n for n, _ in counts), sum(n for _, n in counts)
     after = pool.stats()
     assert accepted + refused == 800 and accepted > 0
+    assert grown(before["finished"], after["finished"]) == {("ai", "cancelled"): accepted}
     assert after["refused"] - before["refused"] == refused
     assert after["waiting"] == 0 and after["running"] == 1
 
@@ -191,6 +211,54 @@ def test_cancels_leave_nothing_behind_and_the_bounds_stay_exact(pool):
             future.result(timeout=5)
 
 
+def test_stats_count_jobs_by_kind_and_outcome_with_their_durations(pool):
+    before = pool.stats()
+    assert pool.submit(QUICK, "me", "ok", 10).result(timeout=180).value
+    with pytest.raises(Exception, match="no AI player"):
+        pool.submit(Job("ai", "polar", state_of("polar"), Budget()), "me", "bad",
+                    10).result(timeout=60)
+    # A search given 120 s but a deadline of 0.1 s plus the grace (5 s): stopped.
+    late = pool.submit(long_job(), "me", "late", 0.1)
+    wait_running(pool, "late")
+    assert pool.stats()["running"] == 1
+    queued = [pool.submit(QUICK, "me", "queued", 10)]
+    with pytest.raises(Busy):  # me: the share (2) is full
+        pool.submit(QUICK, "me", "x", 10)
+    queued.append(pool.submit(QUICK, "you", "queued", 10))
+    with pytest.raises(Busy):  # the queue (2) is full
+        pool.submit(QUICK, "someone", "x", 10)
+    assert pool.cancel("queued")
+    for future in queued:
+        with pytest.raises(Cancelled):
+            future.result(timeout=0)
+    with pytest.raises(JobFailed, match="took too long"):
+        late.result(timeout=30)
+    after = pool.stats()
+
+    assert grown(before["finished"], after["finished"]) == {
+        ("ai", "ok"): 1, ("ai", "bad"): 1, ("ai", "cancelled"): 2, ("analysis", "timeout"): 1}
+    assert grown(before["refusals"], after["refusals"]) == {"client": 1, "full": 1}
+    assert after["done"] - before["done"] == 2  # answered by a worker: ok and bad
+    assert after["running"] == 0 and after["waiting"] == 0
+    assert set(after["finished"]) == {(kind, outcome) for kind in KINDS for outcome in OUTCOMES}
+    assert set(after["durations"]) == set(KINDS)
+    labels = [str(bound) for bound in DURATION_BUCKETS]
+    for histogram in (*after["durations"].values(), after["queued"]):
+        assert list(histogram["buckets"]) == labels
+        counts = list(histogram["buckets"].values())
+        assert counts == sorted(counts) and counts[-1] <= histogram["count"]  # cumulative
+    ai, was = after["durations"]["ai"], before["durations"]["ai"]
+    assert ai["count"] - was["count"] == 2  # ran on a worker: ok and bad, not the cancelled
+    assert ai["buckets"]["60"] - was["buckets"]["60"] == 2 and ai["sum"] > was["sum"]
+    analysis, was = after["durations"]["analysis"], before["durations"]["analysis"]
+    assert analysis["count"] - was["count"] == 1
+    assert 5.0 < analysis["sum"] - was["sum"] < 60  # stopped past its deadline
+    assert analysis["buckets"]["5"] == was["buckets"]["5"]
+    assert analysis["buckets"]["60"] - was["buckets"]["60"] == 1
+    assert after["queued"]["count"] - before["queued"]["count"] == 5  # every job submitted
+    assert pickle.loads(pickle.dumps(after)) == after
+
+
 def test_a_worker_that_dies_fails_its_job_and_is_replaced(pool):
     before = pool.stats()
     future = pool.submit(long_job(), "me", "game", 120)
@@ -199,7 +267,10 @@ def test_a_worker_that_dies_fails_its_job_and_is_replaced(pool):
     with pytest.raises(JobFailed, match="unchanged"):
         future.result(timeout=10)
     assert pool.submit(QUICK, "me", "game", 10).result(timeout=180).value
-    assert pool.stats()["replaced"] > before["replaced"] and pid not in pool.pids()
+    after = pool.stats()
+    assert after["replaced"] > before["replaced"] and pid not in pool.pids()
+    assert grown(before["finished"], after["finished"]) == {("analysis", "failed"): 1,
+                                                            ("ai", "ok"): 1}
 
 
 def test_the_queue_and_each_clients_share_are_bounded(pool):
@@ -246,6 +317,7 @@ def test_a_queued_job_cancelled_through_the_service_fails_at_once(pool, tmp_path
             queued.result(timeout=5)  # not when the long job ends (120 s)
         stats = remote.stats()
         assert stats["waiting"] == 0 and stats["running"] == 1 and not running.done()
+        assert stats["finished"] == pool.stats()["finished"]  # tuple keys cross the socket
         assert remote.cancel("long")
         with pytest.raises(Cancelled):
             running.result(timeout=5)

@@ -34,13 +34,18 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gridgames.compute.jobs import Job, Worker
+from gridgames.compute.jobs import KINDS, Job, Worker
 from gridgames.core.errors import BadInput
 
 POLL = 0.1  # seconds between two looks at a running job (cancel, deadline)
 NICE = 10  # workers' scheduling priority below the server's
 SERVER = ""  # the client of jobs the server asks for itself (previews): no per-client share
 STARTUP_SECONDS = 120.0  # a worker loads (or compiles) the games' kernels before any job
+# stats(): how jobs end, why jobs are refused, and the bounds (seconds) of the histograms of
+# their running and queued times
+OUTCOMES = ("ok", "bad", "failed", "cancelled", "timeout")
+REFUSALS = ("full", "client")
+DURATION_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60)
 STOPPING = "the server is stopping"
 DIED = "the computation failed: its worker stopped (out of memory?); the game is unchanged"
 TOO_LONG = "the computation took too long and was stopped; the game is unchanged"
@@ -69,6 +74,29 @@ class Cancelled(RuntimeError):
     pass
 
 
+class Histogram:
+    """Durations as Prometheus keeps them: how many at or under each of DURATION_BUCKETS
+    (cumulative), their sum and their count."""
+
+    def __init__(self) -> None:
+        self.buckets = [0] * len(DURATION_BUCKETS)
+        self.sum = 0.0
+        self.count = 0
+
+    def observe(self, seconds: float) -> None:
+        for n, bound in enumerate(DURATION_BUCKETS):
+            if seconds <= bound:
+                self.buckets[n] += 1
+        self.sum += seconds
+        self.count += 1
+
+    def data(self) -> dict[str, Any]:
+        """{"buckets": {bound as text ("0.01", "1", ...): count}, "sum": s, "count": n}"""
+        return {"buckets": {str(bound): count for bound, count
+                            in zip(DURATION_BUCKETS, self.buckets, strict=True)},
+                "sum": self.sum, "count": self.count}
+
+
 @dataclass(eq=False)  # found in the queue and the books by identity
 class _Task:
     job: Job
@@ -77,6 +105,8 @@ class _Task:
     deadline_seconds: float
     future: Future = field(default_factory=Future)
     cancelled: threading.Event = field(default_factory=threading.Event)  # while running
+    queued_at: float = field(default_factory=time.monotonic)
+    started_at: float | None = None  # taken by a worker
 
 
 def _serve(conn: Connection, levels: tuple[str, ...], memory_mb: int | None) -> None:
@@ -124,6 +154,10 @@ class ComputePool:
         self.done = 0  # jobs a worker answered
         self.refused = 0
         self.replaced = 0  # workers ended and started again
+        self._refusals = dict.fromkeys(REFUSALS, 0)
+        self._finished = {(kind, outcome): 0 for kind in KINDS for outcome in OUTCOMES}
+        self._durations = {kind: Histogram() for kind in KINDS}  # running, by kind
+        self._waits = Histogram()  # queued
         self._threads = [threading.Thread(target=self._run_worker, name=f"compute-{n}",
                                           daemon=True) for n in range(workers)]
         for thread in self._threads:
@@ -138,11 +172,11 @@ class ComputePool:
             if self._closed:
                 raise Busy(STOPPING, 5, per_client=False)
             if client != SERVER and self._by_client[client] >= self.per_client:
-                self.refused += 1
+                self._refuse("client")
                 raise Busy(f"you already have {self._by_client[client]} computations "
                            "running or waiting: let one finish first", 2, per_client=True)
             if len(self._queue) >= self.queue_limit:
-                self.refused += 1
+                self._refuse("full")
                 raise Busy("the server is busy thinking for other players: try again in a "
                            "few seconds", max(1, int(seconds)), per_client=False)
             task = _Task(job, client, key, seconds + grace(seconds))
@@ -170,6 +204,10 @@ class ComputePool:
         with self._lock:
             return key in self._by_key
 
+    def _refuse(self, reason: str) -> None:
+        self.refused += 1
+        self._refusals[reason] += 1
+
     def _abandoned(self, future: Future) -> None:
         """A queued job whose caller cancelled its future (asyncio does when the request is
         cancelled) leaves the queue now, not when a worker would have taken it. (Given the
@@ -187,16 +225,17 @@ class ComputePool:
         """Take a job out of the queue; whether its future is ours to settle (marked running:
         False when its caller cancelled it)."""
         self._queue.remove(task)
+        self._waits.observe(time.monotonic() - task.queued_at)
         return task.future.set_running_or_notify_cancel()
 
     def _drop(self, task: _Task) -> bool:
         """A queued job out of the pool, as cancelled; whether its future is ours to settle."""
         ours = self._dequeue(task)
-        self._leave(task)
+        self._leave(task, "cancelled")
         return ours
 
-    def _leave(self, task: _Task) -> None:
-        """Out of the pool's books."""
+    def _leave(self, task: _Task, outcome: str) -> None:
+        """Out of the pool's books, counted by how it ended (one of OUTCOMES)."""
         self._running.discard(task)
         self._by_client[task.client] -= 1
         if self._by_client[task.client] <= 0:
@@ -205,6 +244,11 @@ class ComputePool:
         same.remove(task)
         if not same:
             del self._by_key[task.key]
+        kind = task.job.kind
+        self._finished[kind, outcome] = self._finished.get((kind, outcome), 0) + 1
+        if task.started_at is not None:
+            self._durations.setdefault(kind, Histogram()).observe(
+                time.monotonic() - task.started_at)
 
     # --- the workers ---
 
@@ -242,7 +286,7 @@ class ComputePool:
         problem = self._ready(conn)
         while (task := self._take()) is not None:
             if problem is not None:
-                self._finish(task, JobFailed(problem))
+                self._finish(task, "failed", JobFailed(problem))
                 return
             if not self._run(conn, task):
                 return
@@ -272,37 +316,38 @@ class ComputePool:
                     return None
                 task = self._queue[0]
                 if self._dequeue(task):
+                    task.started_at = time.monotonic()
                     self._running.add(task)
                     return task
-                self._leave(task)  # cancelled by its caller
+                self._leave(task, "cancelled")  # by its caller
 
     def _run(self, conn: Connection, task: _Task) -> bool:
         """One job on the worker; whether the worker may take another."""
         if task.cancelled.is_set():  # as a worker took it: the job was not sent
-            self._finish(task, self._cancelled())
+            self._finish(task, "cancelled", self._cancelled())
             return True
         try:
             conn.send(task.job)
             kind, value = self._wait(conn, task)
         except (EOFError, OSError):
-            self._finish(task, JobFailed(DIED))
+            self._finish(task, "failed", JobFailed(DIED))
             return False
         except Exception as err:  # a job or an answer that does not pickle: this job fails
-            self._finish(task, JobFailed(
+            self._finish(task, "failed", JobFailed(
                 f"the computation failed ({type(err).__name__}: {err})"))
             return False
         if kind == "cancelled":
-            self._finish(task, self._cancelled())
+            self._finish(task, "cancelled", self._cancelled())
             return False
         if kind == "timeout":
-            self._finish(task, JobFailed(TOO_LONG))
+            self._finish(task, "timeout", JobFailed(TOO_LONG))
             return False
         if kind == "ok":
-            self._finish(task, result=value, answered=True)
+            self._finish(task, "ok", result=value, answered=True)
         elif kind == "bad":
-            self._finish(task, BadInput(value), answered=True)
+            self._finish(task, "bad", BadInput(value), answered=True)
         else:
-            self._finish(task, JobFailed(value), answered=True)
+            self._finish(task, "failed", JobFailed(value), answered=True)
         return True
 
     def _cancelled(self) -> Exception:
@@ -320,11 +365,11 @@ class ComputePool:
                 return "timeout", None
         return conn.recv()
 
-    def _finish(self, task: _Task, error: Exception | None = None, result: Any = None,
-                answered: bool = False) -> None:
+    def _finish(self, task: _Task, outcome: str, error: Exception | None = None,
+                result: Any = None, answered: bool = False) -> None:
         """A running job's end: out of the books, then its future settled."""
         with self._lock:
-            self._leave(task)
+            self._leave(task, outcome)
             if answered:
                 self.done += 1
         if error is not None:
@@ -351,8 +396,17 @@ class ComputePool:
         with self._lock:
             return [p.pid for p in self._processes.values() if p.is_alive()]
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> dict[str, Any]:
+        """Plain data (it crosses the service's socket): the counts now (`workers`,
+        `waiting`: queued, `running`), counts since the start (`done`: answered by a worker,
+        `refused`, `replaced`: workers ended), `finished`: {(kind, outcome): jobs},
+        `refusals`: {reason: jobs}, `durations`: {kind: histogram of the seconds its jobs
+        ran on a worker, whatever their outcome}, `queued`: the histogram of the seconds
+        jobs waited in the queue (until a worker took them or they were cancelled)."""
         with self._lock:
             return {"workers": self.workers, "waiting": len(self._queue),
                     "running": len(self._running), "done": self.done,
-                    "refused": self.refused, "replaced": self.replaced}
+                    "refused": self.refused, "replaced": self.replaced,
+                    "finished": dict(self._finished), "refusals": dict(self._refusals),
+                    "durations": {kind: h.data() for kind, h in self._durations.items()},
+                    "queued": self._waits.data()}

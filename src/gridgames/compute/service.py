@@ -108,7 +108,7 @@ class RemoteCompute:
     def busy(self, key: str) -> bool:
         return bool(self._ask(("busy", key))[1])
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> dict[str, Any]:
         return self._ask(("stats",))[1]
 
     def close(self) -> None:
