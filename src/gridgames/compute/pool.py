@@ -7,32 +7,48 @@
 - Each job has a deadline: its budget's seconds (the search ends itself then and answers
   its best so far) plus a grace; a job still running past it is stopped by ending its
   worker.
-- A job can be cancelled: queued, it is dropped; running, its worker is ended at once, so
-  the CPU is free within the poll interval. A worker that dies (crash, memory limit) fails
-  its job with a clear error; in every case a fresh worker takes its place.
+- A job can be cancelled: queued, it leaves the queue at once and its caller hears so;
+  running, its worker is ended, so the CPU is free within the poll interval. A worker that
+  dies (crash, memory limit) fails its job with a clear error; in every case a fresh worker
+  takes its place.
 
 Each worker process has a thread here that feeds it jobs one at a time and waits for the
 answer, so nothing of the server's own threads waits on a job but the request that asked.
+The queue is a deque under the pool's lock, so that a cancelled job can be taken out of it:
+its place is free at once and nothing of it stays behind.
+
+Every job is settled once, by whoever takes it out of the queue (a worker's thread, cancel(),
+close()): under the lock it first marks the job's future running, which its caller's
+Future.cancel() cannot undo. A job leaves the pool's books before its future is settled, so
+a caller woken by the answer finds its place free.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import queue
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gridgames.compute.jobs import Job, Worker
+from gridgames.compute.jobs import KINDS, Job, Worker
 from gridgames.core.errors import BadInput
 
 POLL = 0.1  # seconds between two looks at a running job (cancel, deadline)
 NICE = 10  # workers' scheduling priority below the server's
 SERVER = ""  # the client of jobs the server asks for itself (previews): no per-client share
+STARTUP_SECONDS = 120.0  # a worker loads (or compiles) the games' kernels before any job
+# stats(): how jobs end, why jobs are refused, and the bounds (seconds) of the histograms of
+# their running and queued times
+OUTCOMES = ("ok", "bad", "failed", "cancelled", "timeout")
+REFUSALS = ("full", "client")
+DURATION_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60)
+STOPPING = "the server is stopping"
+DIED = "the computation failed: its worker stopped (out of memory?); the game is unchanged"
+TOO_LONG = "the computation took too long and was stopped; the game is unchanged"
 
 
 def grace(seconds: float) -> float:
@@ -58,14 +74,39 @@ class Cancelled(RuntimeError):
     pass
 
 
-@dataclass
+class Histogram:
+    """Durations as Prometheus keeps them: how many at or under each of DURATION_BUCKETS
+    (cumulative), their sum and their count."""
+
+    def __init__(self) -> None:
+        self.buckets = [0] * len(DURATION_BUCKETS)
+        self.sum = 0.0
+        self.count = 0
+
+    def observe(self, seconds: float) -> None:
+        for n, bound in enumerate(DURATION_BUCKETS):
+            if seconds <= bound:
+                self.buckets[n] += 1
+        self.sum += seconds
+        self.count += 1
+
+    def data(self) -> dict[str, Any]:
+        """{"buckets": {bound as text ("0.01", "1", ...): count}, "sum": s, "count": n}"""
+        return {"buckets": {str(bound): count for bound, count
+                            in zip(DURATION_BUCKETS, self.buckets, strict=True)},
+                "sum": self.sum, "count": self.count}
+
+
+@dataclass(eq=False)  # found in the queue and the books by identity
 class _Task:
     job: Job
     client: str
     key: str  # what cancel() names: the session the job is for
     deadline_seconds: float
     future: Future = field(default_factory=Future)
-    cancelled: threading.Event = field(default_factory=threading.Event)
+    cancelled: threading.Event = field(default_factory=threading.Event)  # while running
+    queued_at: float = field(default_factory=time.monotonic)
+    started_at: float | None = None  # taken by a worker
 
 
 def _serve(conn: Connection, levels: tuple[str, ...], memory_mb: int | None) -> None:
@@ -102,16 +143,21 @@ class ComputePool:
         self.queue_limit = queue_limit if queue_limit is not None else 4 * workers + 4
         self.per_client = per_client if per_client is not None else max(2, workers + 1)
         self._context = multiprocessing.get_context("spawn")
-        self._tasks: queue.Queue[_Task | None] = queue.Queue()
         self._lock = threading.Lock()
-        self._waiting = 0  # queued, not yet taken by a worker
-        self._by_client: Counter[str] = Counter()
-        self._by_key: dict[str, _Task] = {}
+        self._changed = threading.Condition(self._lock)  # a job queued, or the pool closed
+        self._queue: deque[_Task] = deque()
+        self._running: set[_Task] = set()
+        self._by_client: Counter[str] = Counter()  # jobs queued or running
+        self._by_key: dict[str, list[_Task]] = {}  # jobs queued or running
         self._processes: dict[str, Any] = {}  # thread name -> its worker process
         self._closed = False
-        self.done = 0
+        self.done = 0  # jobs a worker answered
         self.refused = 0
         self.replaced = 0  # workers ended and started again
+        self._refusals = dict.fromkeys(REFUSALS, 0)
+        self._finished = {(kind, outcome): 0 for kind in KINDS for outcome in OUTCOMES}
+        self._durations = {kind: Histogram() for kind in KINDS}  # running, by kind
+        self._waits = Histogram()  # queued
         self._threads = [threading.Thread(target=self._run_worker, name=f"compute-{n}",
                                           daemon=True) for n in range(workers)]
         for thread in self._threads:
@@ -124,44 +170,85 @@ class ComputePool:
         Cancelled). Busy at once when the pool or this client's share is full."""
         with self._lock:
             if self._closed:
-                raise Busy("the server is stopping", 5, per_client=False)
+                raise Busy(STOPPING, 5, per_client=False)
             if client != SERVER and self._by_client[client] >= self.per_client:
-                self.refused += 1
+                self._refuse("client")
                 raise Busy(f"you already have {self._by_client[client]} computations "
                            "running or waiting: let one finish first", 2, per_client=True)
-            if self._waiting >= self.queue_limit:
-                self.refused += 1
+            if len(self._queue) >= self.queue_limit:
+                self._refuse("full")
                 raise Busy("the server is busy thinking for other players: try again in a "
                            "few seconds", max(1, int(seconds)), per_client=False)
             task = _Task(job, client, key, seconds + grace(seconds))
-            self._waiting += 1
+            task.future.add_done_callback(self._abandoned)
+            self._queue.append(task)
             self._by_client[client] += 1
-            self._by_key[key] = task
-        task.future.add_done_callback(lambda _: self._forget(task))
-        self._tasks.put(task)
+            self._by_key.setdefault(key, []).append(task)
+            self._changed.notify()
         return task.future
 
     def cancel(self, key: str) -> bool:
-        """Stop the job for key, queued or running; whether there was one."""
+        """Stop the jobs for key: a queued one leaves the queue and fails with Cancelled at
+        once, a running one's worker is ended (within POLL). Whether there was one."""
         with self._lock:
-            task = self._by_key.get(key)
-        if task is None or task.future.done():
-            return False
-        task.cancelled.set()
-        return True
+            tasks = list(self._by_key.get(key, ()))
+            for task in tasks:
+                if task in self._running:
+                    task.cancelled.set()
+            dropped = [task for task in tasks if task not in self._running and self._drop(task)]
+        for task in dropped:
+            task.future.set_exception(Cancelled("cancelled"))
+        return bool(tasks)
 
     def busy(self, key: str) -> bool:
         with self._lock:
-            task = self._by_key.get(key)
-        return task is not None and not task.future.done()
+            return key in self._by_key
 
-    def _forget(self, task: _Task) -> None:
+    def _refuse(self, reason: str) -> None:
+        self.refused += 1
+        self._refusals[reason] += 1
+
+    def _abandoned(self, future: Future) -> None:
+        """A queued job whose caller cancelled its future (asyncio does when the request is
+        cancelled) leaves the queue now, not when a worker would have taken it. (Given the
+        future, not the task: a task in its own future's callbacks would be a cycle.)"""
+        if not future.cancelled():
+            return
         with self._lock:
-            self._by_client[task.client] -= 1
-            if self._by_client[task.client] <= 0:
-                del self._by_client[task.client]
-            if self._by_key.get(task.key) is task:
-                del self._by_key[task.key]
+            task = next((task for task in self._queue if task.future is future), None)
+            if task is not None:
+                self._drop(task)
+
+    # --- the books (the lock held) ---
+
+    def _dequeue(self, task: _Task) -> bool:
+        """Take a job out of the queue; whether its future is ours to settle (marked running:
+        False when its caller cancelled it)."""
+        self._queue.remove(task)
+        self._waits.observe(time.monotonic() - task.queued_at)
+        return task.future.set_running_or_notify_cancel()
+
+    def _drop(self, task: _Task) -> bool:
+        """A queued job out of the pool, as cancelled; whether its future is ours to settle."""
+        ours = self._dequeue(task)
+        self._leave(task, "cancelled")
+        return ours
+
+    def _leave(self, task: _Task, outcome: str) -> None:
+        """Out of the pool's books, counted by how it ended (one of OUTCOMES)."""
+        self._running.discard(task)
+        self._by_client[task.client] -= 1
+        if self._by_client[task.client] <= 0:
+            del self._by_client[task.client]
+        same = self._by_key[task.key]
+        same.remove(task)
+        if not same:
+            del self._by_key[task.key]
+        kind = task.job.kind
+        self._finished[kind, outcome] = self._finished.get((kind, outcome), 0) + 1
+        if task.started_at is not None:
+            self._durations.setdefault(kind, Histogram()).observe(
+                time.monotonic() - task.started_at)
 
     # --- the workers ---
 
@@ -181,82 +268,126 @@ class ComputePool:
         process.join(timeout=5)
 
     def _run_worker(self) -> None:
-        process, conn = self._start_process()
-        started = False
+        """Worker processes, one at a time, fed jobs until the pool closes; one that had to
+        be ended (cancel, deadline, crash) is replaced by a fresh one."""
         while True:
-            task = self._tasks.get()
-            if task is None:
-                self._stop_process(process, conn)
-                return
+            process, conn = self._start_process()
+            self._feed(conn)
+            self._stop_process(process, conn)
             with self._lock:
-                self._waiting -= 1
-            if task.cancelled.is_set():
-                task.future.set_exception(Cancelled("cancelled"))
-                continue
-            if not task.future.set_running_or_notify_cancel():
-                continue
-            if not started:  # the first job waits for the worker to be ready
-                ready = self._wait(conn, task, startup=True)
-                if ready is None:
-                    process, conn = self._replace(process, conn)
-                    continue
-                started = ready[0] == "ready"
-                if not started:
-                    task.future.set_exception(JobFailed(ready[1]))
-                    process, conn = self._replace(process, conn)
-                    continue
-            try:
-                conn.send(task.job)
-            except (OSError, ValueError):
-                task.future.set_exception(JobFailed("the compute worker stopped"))
-                process, conn = self._replace(process, conn)
-                started = False
-                continue
-            answer = self._wait(conn, task)
-            if answer is None:  # cancelled, too long, or the worker died: a fresh one
-                process, conn = self._replace(process, conn)
-                started = False
-                continue
-            kind, value = answer
-            self.done += 1
-            if kind == "ok":
-                task.future.set_result(value)
-            elif kind == "bad":
-                task.future.set_exception(BadInput(value))
-            else:
-                task.future.set_exception(JobFailed(value))
+                if self._closed:
+                    return
+                self.replaced += 1
 
-    def _replace(self, process: Any, conn: Connection) -> tuple[Any, Connection]:
-        self.replaced += 1
-        self._stop_process(process, conn)
-        return self._start_process()
+    def _feed(self, conn: Connection) -> None:
+        """Jobs for one worker process until it must be ended or the pool closes. The jobs
+        wait in the queue (cancellable) while it starts; if it cannot, the next job fails
+        with the reason."""
+        problem = self._ready(conn)
+        while (task := self._take()) is not None:
+            if problem is not None:
+                self._finish(task, "failed", JobFailed(problem))
+                return
+            if not self._run(conn, task):
+                return
 
-    def _wait(self, conn: Connection, task: _Task, startup: bool = False) -> tuple | None:
-        """The worker's answer; None (and the task's future settled) when the task was
-        cancelled, ran past its deadline, or the worker died."""
-        deadline = time.monotonic() + (task.deadline_seconds + (120 if startup else 0))
-        while True:
+    def _ready(self, conn: Connection) -> str | None:
+        """None once the worker process is ready for jobs, else why it is not."""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        try:
+            while not conn.poll(POLL):
+                if self._closed:
+                    return STOPPING
+                if time.monotonic() > deadline:
+                    return "the compute worker took too long to start"
+            kind, message = conn.recv()
+        except (EOFError, OSError):
+            return "the compute worker stopped while starting"
+        return None if kind == "ready" else message
+
+    def _take(self) -> _Task | None:
+        """The next job, now running; None once the pool closes (close() empties the
+        queue)."""
+        with self._changed:
+            while True:
+                while not self._queue and not self._closed:
+                    self._changed.wait()
+                if self._closed:
+                    return None
+                task = self._queue[0]
+                if self._dequeue(task):
+                    task.started_at = time.monotonic()
+                    self._running.add(task)
+                    return task
+                self._leave(task, "cancelled")  # by its caller
+
+    def _run(self, conn: Connection, task: _Task) -> bool:
+        """One job on the worker; whether the worker may take another."""
+        if task.cancelled.is_set():  # as a worker took it: the job was not sent
+            self._finish(task, "cancelled", self._cancelled())
+            return True
+        try:
+            conn.send(task.job)
+            kind, value = self._wait(conn, task)
+        except (EOFError, OSError):
+            self._finish(task, "failed", JobFailed(DIED))
+            return False
+        except Exception as err:  # a job or an answer that does not pickle: this job fails
+            self._finish(task, "failed", JobFailed(
+                f"the computation failed ({type(err).__name__}: {err})"))
+            return False
+        if kind == "cancelled":
+            self._finish(task, "cancelled", self._cancelled())
+            return False
+        if kind == "timeout":
+            self._finish(task, "timeout", JobFailed(TOO_LONG))
+            return False
+        if kind == "ok":
+            self._finish(task, "ok", result=value, answered=True)
+        elif kind == "bad":
+            self._finish(task, "bad", BadInput(value), answered=True)
+        else:
+            self._finish(task, "failed", JobFailed(value), answered=True)
+        return True
+
+    def _cancelled(self) -> Exception:
+        """What a running job cancelled raises: by close(), the server is stopping."""
+        return JobFailed(STOPPING) if self._closed else Cancelled("cancelled")
+
+    def _wait(self, conn: Connection, task: _Task) -> tuple[str, Any]:
+        """The worker's answer ("ok", "bad" or "error", and its value), else ("cancelled",
+        None) or ("timeout", None): the worker must be ended. EOFError when it died."""
+        deadline = time.monotonic() + task.deadline_seconds
+        while not conn.poll(POLL):
             if task.cancelled.is_set():
-                task.future.set_exception(Cancelled("cancelled"))
-                return None
-            try:
-                if conn.poll(POLL):
-                    return conn.recv()
-            except (EOFError, OSError):
-                task.future.set_exception(JobFailed(
-                    "the computation failed: its worker stopped (out of memory?); the "
-                    "game is unchanged"))
-                return None
+                return "cancelled", None
             if time.monotonic() > deadline:
-                task.future.set_exception(JobFailed(
-                    "the computation took too long and was stopped; the game is unchanged"))
-                return None
+                return "timeout", None
+        return conn.recv()
+
+    def _finish(self, task: _Task, outcome: str, error: Exception | None = None,
+                result: Any = None, answered: bool = False) -> None:
+        """A running job's end: out of the books, then its future settled."""
+        with self._lock:
+            self._leave(task, outcome)
+            if answered:
+                self.done += 1
+        if error is not None:
+            task.future.set_exception(error)
+        else:
+            task.future.set_result(result)
 
     def close(self) -> None:
+        """No more jobs: the queued ones fail at once (JobFailed), the running ones' workers
+        are ended, and the threads end."""
         with self._lock:
             self._closed = True
-        for _ in self._threads:
-            self._tasks.put(None)
+            dropped = [task for task in list(self._queue) if self._drop(task)]
+            for task in self._running:
+                task.cancelled.set()
+            self._changed.notify_all()
+        for task in dropped:
+            task.future.set_exception(JobFailed(STOPPING))
         for thread in self._threads:
             thread.join(timeout=10)
 
@@ -265,8 +396,17 @@ class ComputePool:
         with self._lock:
             return [p.pid for p in self._processes.values() if p.is_alive()]
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> dict[str, Any]:
+        """Plain data (it crosses the service's socket): the counts now (`workers`,
+        `waiting`: queued, `running`), counts since the start (`done`: answered by a worker,
+        `refused`, `replaced`: workers ended), `finished`: {(kind, outcome): jobs},
+        `refusals`: {reason: jobs}, `durations`: {kind: histogram of the seconds its jobs
+        ran on a worker, whatever their outcome}, `queued`: the histogram of the seconds
+        jobs waited in the queue (until a worker took them or they were cancelled)."""
         with self._lock:
-            return {"workers": self.workers, "waiting": self._waiting, "done": self.done,
-                    "refused": self.refused, "replaced": self.replaced}
-
+            return {"workers": self.workers, "waiting": len(self._queue),
+                    "running": len(self._running), "done": self.done,
+                    "refused": self.refused, "replaced": self.replaced,
+                    "finished": dict(self._finished), "refusals": dict(self._refusals),
+                    "durations": {kind: h.data() for kind, h in self._durations.items()},
+                    "queued": self._waits.data()}

@@ -80,6 +80,8 @@ class RemoteCompute:
         future: Future = Future()
 
         def exchange() -> None:
+            if not future.set_running_or_notify_cancel():  # its caller gave up already
+                return
             try:
                 answer = self._ask(("submit", job, client, key, seconds))
             except (OSError, EOFError) as err:
@@ -106,7 +108,7 @@ class RemoteCompute:
     def busy(self, key: str) -> bool:
         return bool(self._ask(("busy", key))[1])
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> dict[str, Any]:
         return self._ask(("stats",))[1]
 
     def close(self) -> None:
