@@ -29,6 +29,7 @@ from gridgames.core.game import Game
 from gridgames.registry import Games, default_games
 from gridgames.store import SqlStore, open_store
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
+from gridgames.web.caching import Caching
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
@@ -89,6 +90,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.state.compute = compute
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY,
                        larger={f"{PREFIX}/sessions/load": MAX_SAVE})
+    app.add_middleware(Caching)  # inside the log line, which then shows the 304s
     if config.access_log:
         app.middleware("http")(_log_request)
     app.add_middleware(Security, public_origin=config.public_origin)
