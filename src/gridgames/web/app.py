@@ -33,6 +33,7 @@ from gridgames.registry import Games, default_games
 from gridgames.store import SqlStore, Unavailable, open_store
 from gridgames.web.access import AccessLog
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
+from gridgames.web.caching import Caching
 from gridgames.web.clients import client_address
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
@@ -114,10 +115,12 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.state.tables = tables
     app.state.config = config
     app.state.compute = compute
-    # Innermost first: bodies are limited, then every answer gets the security headers, and
-    # the access log, outermost, sees every answer (refusals and 500s included).
+    # Innermost first: bodies are limited, pages are checked by their content (304s), every
+    # answer gets the security headers, and the access log, outermost, sees every answer
+    # (refusals, 304s and 500s included).
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY,
                        larger={f"{PREFIX}/sessions/load": MAX_SAVE})
+    app.add_middleware(Caching)
     app.add_middleware(Security, public_origin=config.public_origin)
     app.add_middleware(AccessLog, seconds=requests, log_lines=config.access_log)
     install_error_handlers(app)
