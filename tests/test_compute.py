@@ -163,7 +163,7 @@ def test_cancels_leave_nothing_behind_and_the_bounds_stay_exact(pool):
     assert grown(before["finished"], after["finished"]) == {("ai", "cancelled"): 2 * cycles}
     assert grown(before["refusals"], after["refusals"]) == {"client": cycles, "full": cycles}
     assert after["refused"] - before["refused"] == 2 * cycles
-    assert after["queued"]["count"] - before["queued"]["count"] == 2 * cycles
+    assert after["queued"][()][0][-1] - before["queued"][()][0][-1] == 2 * cycles
 
     # The same from four threads at once: every job accepted is settled and counted once.
     def flood(who: str) -> tuple[int, int]:
@@ -241,21 +241,23 @@ def test_stats_count_jobs_by_kind_and_outcome_with_their_durations(pool):
     assert after["done"] - before["done"] == 2  # answered by a worker: ok and bad
     assert after["running"] == 0 and after["waiting"] == 0
     assert set(after["finished"]) == {(kind, outcome) for kind in KINDS for outcome in OUTCOMES}
-    assert set(after["durations"]) == set(KINDS)
-    labels = [str(bound) for bound in DURATION_BUCKETS]
-    for histogram in (*after["durations"].values(), after["queued"]):
-        assert list(histogram["buckets"]) == labels
-        counts = list(histogram["buckets"].values())
-        assert counts == sorted(counts) and counts[-1] <= histogram["count"]  # cumulative
-    ai, was = after["durations"]["ai"], before["durations"]["ai"]
-    assert ai["count"] - was["count"] == 2  # ran on a worker: ok and bad, not the cancelled
-    assert ai["buckets"]["60"] - was["buckets"]["60"] == 2 and ai["sum"] > was["sum"]
-    analysis, was = after["durations"]["analysis"], before["durations"]["analysis"]
-    assert analysis["count"] - was["count"] == 1
-    assert 5.0 < analysis["sum"] - was["sum"] < 60  # stopped past its deadline
-    assert analysis["buckets"]["5"] == was["buckets"]["5"]
-    assert analysis["buckets"]["60"] - was["buckets"]["60"] == 1
-    assert after["queued"]["count"] - before["queued"]["count"] == 5  # every job submitted
+    for counts, _ in (*after["durations"].values(), *after["queued"].values()):
+        assert len(counts) == len(DURATION_BUCKETS) + 1  # and +Inf: every job
+        assert counts == sorted(counts)  # cumulative
+    at = {bound: n for n, bound in enumerate(DURATION_BUCKETS)}
+    empty = ([0] * (len(DURATION_BUCKETS) + 1), 0.0)
+
+    def grown_by(name: str, labels: tuple) -> tuple[list[int], float]:
+        (now, total), (was, was_total) = after[name][labels], before[name].get(labels, empty)
+        return [a - b for a, b in zip(now, was, strict=True)], total - was_total
+
+    ai, seconds = grown_by("durations", ("ai",))
+    assert ai[-1] == 2 and seconds > 0  # ran on a worker: ok and bad, not the cancelled
+    assert ai[at[60]] == 2
+    analysis, seconds = grown_by("durations", ("analysis",))
+    assert analysis[-1] == 1 and 5.0 < seconds < 60  # stopped past its deadline
+    assert analysis[at[5]] == 0 and analysis[at[60]] == 1
+    assert grown_by("queued", ())[0][-1] == 5  # every job submitted
     assert pickle.loads(pickle.dumps(after)) == after
 
 

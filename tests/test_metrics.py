@@ -55,6 +55,8 @@ def test_metrics_say_what_the_server_did(tmp_path):
         for step in "RLRLR":
             assert server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": step})[0] == 200
         assert server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": "X"})[0] == 409
+        ttt = server.call("POST", "/api/v1/sessions", {"game": "tictactoe"})[1]["session"]
+        assert server.call("POST", f"/api/v1/sessions/{ttt}/ai")[0] == 200  # a machine move
         status, text = scrape(server)
         assert status == 200
         samples = parse(text)
@@ -66,6 +68,9 @@ def test_metrics_say_what_the_server_did(tmp_path):
         assert value(samples, "gridgames_store_seconds_count", kind="write") >= 6  # + create
         assert value(samples, "gridgames_cache_games") == 1
         assert value(samples, "gridgames_compute_workers") == 1
+        assert value(samples, "gridgames_compute_jobs_total", kind="ai", outcome="ok") == 1
+        assert value(samples, "gridgames_compute_seconds_count", kind="ai") == 1
+        assert value(samples, "gridgames_compute_queued_seconds_count") == 1
         assert value(samples, "gridgames_server_processes") == 1
         assert ("gridgames_live_pages", frozenset()) in samples
     finally:

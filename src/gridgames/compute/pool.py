@@ -36,6 +36,7 @@ from typing import Any
 
 from gridgames.compute.jobs import KINDS, Job, Worker
 from gridgames.core.errors import BadInput
+from gridgames.core.stats import Histograms
 
 POLL = 0.1  # seconds between two looks at a running job (cancel, deadline)
 NICE = 10  # workers' scheduling priority below the server's
@@ -72,29 +73,6 @@ class JobFailed(RuntimeError):
 
 class Cancelled(RuntimeError):
     pass
-
-
-class Histogram:
-    """Durations as Prometheus keeps them: how many at or under each of DURATION_BUCKETS
-    (cumulative), their sum and their count."""
-
-    def __init__(self) -> None:
-        self.buckets = [0] * len(DURATION_BUCKETS)
-        self.sum = 0.0
-        self.count = 0
-
-    def observe(self, seconds: float) -> None:
-        for n, bound in enumerate(DURATION_BUCKETS):
-            if seconds <= bound:
-                self.buckets[n] += 1
-        self.sum += seconds
-        self.count += 1
-
-    def data(self) -> dict[str, Any]:
-        """{"buckets": {bound as text ("0.01", "1", ...): count}, "sum": s, "count": n}"""
-        return {"buckets": {str(bound): count for bound, count
-                            in zip(DURATION_BUCKETS, self.buckets, strict=True)},
-                "sum": self.sum, "count": self.count}
 
 
 @dataclass(eq=False)  # found in the queue and the books by identity
@@ -156,8 +134,8 @@ class ComputePool:
         self.replaced = 0  # workers ended and started again
         self._refusals = dict.fromkeys(REFUSALS, 0)
         self._finished = {(kind, outcome): 0 for kind in KINDS for outcome in OUTCOMES}
-        self._durations = {kind: Histogram() for kind in KINDS}  # running, by kind
-        self._waits = Histogram()  # queued
+        self._durations = Histograms(DURATION_BUCKETS)  # (kind,): seconds on a worker
+        self._waits = Histograms(DURATION_BUCKETS)  # (): seconds queued
         self._threads = [threading.Thread(target=self._run_worker, name=f"compute-{n}",
                                           daemon=True) for n in range(workers)]
         for thread in self._threads:
@@ -225,7 +203,7 @@ class ComputePool:
         """Take a job out of the queue; whether its future is ours to settle (marked running:
         False when its caller cancelled it)."""
         self._queue.remove(task)
-        self._waits.observe(time.monotonic() - task.queued_at)
+        self._waits.observe((), time.monotonic() - task.queued_at)
         return task.future.set_running_or_notify_cancel()
 
     def _drop(self, task: _Task) -> bool:
@@ -247,8 +225,7 @@ class ComputePool:
         kind = task.job.kind
         self._finished[kind, outcome] = self._finished.get((kind, outcome), 0) + 1
         if task.started_at is not None:
-            self._durations.setdefault(kind, Histogram()).observe(
-                time.monotonic() - task.started_at)
+            self._durations.observe((kind,), time.monotonic() - task.started_at)
 
     # --- the workers ---
 
@@ -400,13 +377,14 @@ class ComputePool:
         """Plain data (it crosses the service's socket): the counts now (`workers`,
         `waiting`: queued, `running`), counts since the start (`done`: answered by a worker,
         `refused`, `replaced`: workers ended), `finished`: {(kind, outcome): jobs},
-        `refusals`: {reason: jobs}, `durations`: {kind: histogram of the seconds its jobs
-        ran on a worker, whatever their outcome}, `queued`: the histogram of the seconds
-        jobs waited in the queue (until a worker took them or they were cancelled)."""
+        `refusals`: {reason: jobs}, `durations`: {(kind,): histogram of the seconds its jobs
+        ran on a worker, whatever their outcome}, `queued`: {(): histogram of the seconds
+        jobs waited in the queue (until a worker took them or they were cancelled)}; a
+        histogram is (jobs at or under each of DURATION_BUCKETS, cumulative, and all of
+        them last; the sum of their seconds), as core/stats.py keeps them."""
         with self._lock:
             return {"workers": self.workers, "waiting": len(self._queue),
                     "running": len(self._running), "done": self.done,
                     "refused": self.refused, "replaced": self.replaced,
                     "finished": dict(self._finished), "refusals": dict(self._refusals),
-                    "durations": {kind: h.data() for kind, h in self._durations.items()},
-                    "queued": self._waits.data()}
+                    "durations": self._durations.snapshot(), "queued": self._waits.snapshot()}

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from gridgames import __version__
+from gridgames.compute.pool import DURATION_BUCKETS
 from gridgames.core.stats import LATENCY_BUCKETS
 
 log = logging.getLogger("gridgames")
@@ -61,9 +62,9 @@ FAMILIES = {
     "gridgames_compute_refused_total": ("counter", "Machine-play jobs refused (429/503), by "
                                         "reason."),
     "gridgames_compute_replaced_total": ("counter", "Compute workers ended and started again."),
-    "gridgames_compute_seconds": ("histogram", "Machine-play jobs' running time, by kind."),
+    "gridgames_compute_seconds": ("histogram", "Machine-play jobs' time on a worker, by kind."),
     "gridgames_compute_queued_seconds": ("histogram", "Time machine-play jobs waited in the "
-                                         "queue, by kind."),
+                                         "queue."),
 }
 # A family's samples: {label values: number} or, for a histogram, {label values:
 # (cumulative counts per bucket with +Inf last, sum)}; with its label names (and buckets).
@@ -130,30 +131,20 @@ class Metrics:
 
 
 def compute_families(stats: dict[str, Any]) -> list[Family]:
-    """The pool's stats() as families (one pool for the server: counted once)."""
-    found = [family("gridgames_compute_workers", (), {(): stats.get("workers", 0)}),
-             family("gridgames_compute_waiting", (), {(): stats.get("waiting", 0)}),
-             family("gridgames_compute_replaced_total", (), {(): stats.get("replaced", 0)})]
-    if "running" in stats:
-        found.append(family("gridgames_compute_running", (), {(): stats["running"]}))
-    if "jobs" in stats:
-        found.append(family("gridgames_compute_jobs_total", ("kind", "outcome"),
-                            stats["jobs"]))
-    refused = stats.get("refusals") or {("all",): stats.get("refused", 0)}
-    found.append(family("gridgames_compute_refused_total", ("reason",),
-                        {_key(k): v for k, v in refused.items()}))
-    for key, name in (("seconds", "gridgames_compute_seconds"),
-                      ("queued", "gridgames_compute_queued_seconds")):
-        if key in stats:
-            buckets = stats.get("buckets", ())
-            found.append(family(name, ("kind",), {_key(kind): (counts, total)
-                                                  for kind, (counts, total, _) in
-                                                  stats[key].items()}, buckets))
+    """The pool's stats() (compute/pool.py) as families: one pool for the server, counted
+    once."""
+    found = [family("gridgames_compute_workers", (), {(): stats["workers"]}),
+             family("gridgames_compute_waiting", (), {(): stats["waiting"]}),
+             family("gridgames_compute_running", (), {(): stats["running"]}),
+             family("gridgames_compute_replaced_total", (), {(): stats["replaced"]}),
+             family("gridgames_compute_jobs_total", ("kind", "outcome"), stats["finished"]),
+             family("gridgames_compute_refused_total", ("reason",),
+                    {(reason,): count for reason, count in stats["refusals"].items()})]
+    found.append(family("gridgames_compute_seconds", ("kind",), stats["durations"],
+                        DURATION_BUCKETS))
+    found.append(family("gridgames_compute_queued_seconds", (), stats["queued"],
+                        DURATION_BUCKETS))
     return found
-
-
-def _key(key: Any) -> tuple[str, ...]:
-    return key if isinstance(key, tuple) else (key,)
 
 
 def _added_up(processes: list[list[Family]]) -> list[Family]:
