@@ -66,7 +66,7 @@ def test_metrics_say_what_the_server_did(tmp_path):
         assert value(samples, "gridgames_requests_seconds_bucket", **move, status="200",
                      le="+Inf") == 5
         assert value(samples, "gridgames_store_seconds_count", kind="write") >= 6  # + create
-        assert value(samples, "gridgames_cache_games") == 1
+        assert value(samples, "gridgames_cache_games") == 2
         assert value(samples, "gridgames_compute_workers") == 1
         assert value(samples, "gridgames_compute_jobs_total", kind="ai", outcome="ok") == 1
         assert value(samples, "gridgames_compute_seconds_count", kind="ai") == 1
