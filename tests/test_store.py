@@ -182,3 +182,23 @@ def test_a_reader_never_sees_a_change_still_being_stored(store):
     changer.join(5)
     reader.join(5)
     assert seen == [(["b2"], store.version(table.id))]
+
+
+def test_a_database_from_a_newer_program_is_refused_in_one_line(store, tmp_path):
+    with store.transaction() as cur:
+        store._run(cur, "UPDATE schema_version SET version = ?", (LATEST + 1,))
+    url = store.url
+    store.close()
+    with pytest.raises(BadInput, match=f"schema is version {LATEST + 1}, newer than"):
+        open_store(url)
+
+
+def test_a_backup_is_for_its_owner_only(tmp_path):
+    import stat
+
+    store = open_store(str(tmp_path / "games.db"))
+    try:
+        store.backup(tmp_path / "copy.db")
+    finally:
+        store.close()
+    assert stat.S_IMODE((tmp_path / "copy.db").stat().st_mode) == 0o600

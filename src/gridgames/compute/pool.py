@@ -48,7 +48,8 @@ OUTCOMES = ("ok", "bad", "failed", "cancelled", "timeout")
 REFUSALS = ("full", "client")
 DURATION_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60)
 STOPPING = "the server is stopping"
-DIED = "the computation failed: its worker stopped (out of memory?); the game is unchanged"
+DIED = ("the computation failed: its worker stopped (killed, or out of memory); the game is "
+        "unchanged")
 TOO_LONG = "the computation took too long and was stopped; the game is unchanged"
 
 

@@ -47,6 +47,9 @@ class PostgresStore(SqlStore):
                                         kwargs={"connect_timeout": self._connect_seconds})
             self._pool.wait(timeout=10)
             self.migrate()
+        except BadInput:  # a schema newer than ours: it says so itself
+            self._pool.close()
+            raise
         except (psycopg.Error, OSError, Exception) as err:
             if hasattr(self, "_pool"):
                 self._pool.close()

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
+from gridgames.core.errors import BadInput
 from gridgames.core.stats import Counts, Histograms
 from gridgames.store.records import Conflict, GameRecord, Link, NotFound, Unavailable
 from gridgames.store.schema import LATEST, MIGRATIONS
@@ -161,8 +162,9 @@ class SqlStore(ABC):
                     self._run(cur, statement)
                 self._run(cur, "UPDATE schema_version SET version = ?", (at + 1,))
         if self.schema_version() > LATEST:
-            raise RuntimeError(f"the database's schema is version {self.schema_version()}, "
-                               f"newer than this program's {LATEST}: upgrade gridgames")
+            raise BadInput(f"the database's schema is version {self.schema_version()}, newer "
+                           f"than this program's {LATEST}: run the gridgames that wrote it, or "
+                           "a newer one")
 
     def schema_version(self) -> int:
         with self.transaction() as cur:

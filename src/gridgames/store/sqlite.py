@@ -9,6 +9,7 @@ file is refused at start (`PRAGMA quick_check`), with the way to restore a backu
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import threading
@@ -176,7 +177,9 @@ class SQLiteStore(SqlStore):
             self._db.close()
 
     def backup(self, target: str | Path) -> None:
-        """A consistent copy of the database, taken while it is in use."""
+        """A consistent copy of the database, taken while it is in use, readable by its
+        owner only (it holds every game's secret links)."""
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o600))
         copy = sqlite3.connect(target)
         try:
             with self._lock:
