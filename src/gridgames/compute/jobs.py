@@ -7,6 +7,7 @@ with the server's level files, and owns the games' caches (bounded, like everyth
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import sys
@@ -17,14 +18,16 @@ from gridgames.core.errors import BadInput
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 
-KINDS = ("ai", "hint", "solve", "check", "analysis", "new_desc", "demo")
+KINDS = ("ai", "hint", "solve", "solution", "check", "analysis", "new_desc", "demo")
+SOLUTION_STEPS = 2000  # positions of a solution drawn for a page to step through
 # A job's search ends this share of its seconds early: the answer itself must reach the page
 # within the budget (a search stops only at its next look at the clock, then answers).
 ANSWER_RESERVE = 0.05
 # Machine play on a position: the job's kind -> the game's capability entry, its method, and
 # what a person calls it.
 CAPABILITY = {"ai": ("ai", "choose", "AI player"), "hint": ("hints", "hint", "hints"),
-              "solve": ("solver", "solve", "solver"), "check": ("checker", "check", "checker"),
+              "solve": ("solver", "solve", "solver"), "solution": ("solver", "solve", "solver"),
+              "check": ("checker", "check", "checker"),
               "analysis": ("analyzer", "analyze", "analysis")}
 
 
@@ -102,4 +105,18 @@ class Worker:
         if job.kind == "ai":
             return entry.choose(job.state, job.level, Rng(job.seed), budget)
         found: Result[Any] = getattr(entry, CAPABILITY[job.kind][1])(job.state, budget)
+        if job.kind == "solution":
+            return found, solution_steps(game, job.state, found.value or [])
         return found
+
+
+def solution_steps(game: Any, state: Any, moves: list[str]) -> str:
+    """The positions of a solution, for a page to step through (the first SOLUTION_STEPS):
+    as JSON text, made here so that the server only passes it on (drawing a few thousand
+    positions, and encoding them, would hold the server's interpreter for tens of ms)."""
+    steps = []
+    for move in moves[:SOLUTION_STEPS]:
+        state = game.apply(state, move)
+        steps.append({"move": move, "view": game.view(state),
+                      "status": game.status(state).message})
+    return json.dumps(steps, separators=(",", ":"))

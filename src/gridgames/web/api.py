@@ -11,14 +11,15 @@ holding a thread, so moves and reads never queue behind it.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from gridgames.compute.jobs import Job, capability
+from gridgames.compute.jobs import SOLUTION_STEPS, Job, capability
 from gridgames.compute.pool import SERVER
 from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
@@ -38,11 +39,11 @@ PREFIX = "/api/v1"
 MAX_SAVE = 1024 * 1024  # a save file may be up to 1 MB; other bodies stay at 64 KiB
 # Seconds of one job of each kind, as multiples of --think-seconds (a solution may take
 # longer than a hint); generating a puzzle and the previews have their own budgets.
-KIND_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0}
+KIND_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0,
+              "solution": 2.0}
 GENERATE_SECONDS = 60.0
 DEMO_SECONDS = 60.0
 CLOCK = "clock_ms"  # in a game's extra: the time its page has been showing it, unfinished
-PREVIEW_VIEWS = 2000  # a solution's positions shown one by one before it is applied
 
 
 class _Body(BaseModel):
@@ -347,24 +348,16 @@ def api_router(api: Api) -> APIRouter:
 
     @router.get("/sessions/{session_id}/solution",
                 summary="A solution from the current position, not applied: its moves and the "
-                "view after each (the first 2000), to step through",
+                f"view after each (the first {SOLUTION_STEPS}), to step through",
                 responses=errors(404, 409, 429, 503))
     async def solution(session_id: str, request: Request) -> dict[str, Any]:
-        table, state, found = await ask(request, session_id, "solve")
+        table, state, (found, steps) = await ask(request, session_id, "solution")
         if found.value is None:
             raise no_solution(found)
-
-        def views() -> list[dict[str, Any]]:
-            game, at, shown = table.session.game, state, []
-            for move in found.value[:PREVIEW_VIEWS]:
-                at = game.apply(at, move)
-                shown.append({"move": move, "view": game.view(at),
-                              "status": game.status(at).message})
-            return shown
-
-        return {"moves": found.value, "steps": await run_in_threadpool(views),
-                "start": table.session.game.view(state), "cursor": table.session.cursor,
-                "result": found.to_dict()}
+        head = json.dumps({"moves": found.value, "start": table.session.game.view(state),
+                           "cursor": table.session.cursor, "result": found.to_dict()})
+        # The steps come from the compute worker as JSON text, passed on as they are.
+        return Response(f'{head[:-1]}, "steps": {steps}}}', media_type="application/json")
 
     @router.get("/sessions/{session_id}/hint", summary="The move the game suggests",
                 responses=errors(404, 409, 429, 503))
