@@ -225,6 +225,7 @@ def compute_load(server: Server, games: int, seconds: float, askers: int = 4) ->
     time.sleep(3.0)  # their games made and their first questions asked: the steady state
     line = open_loop(server.port, games, seconds)
     rss = server.rss_mb()
+    inside = what_held_the_server(server.port)
     stop.set()
     for process in clients:
         process.join(timeout=120)
@@ -234,7 +235,45 @@ def compute_load(server: Server, games: int, seconds: float, askers: int = 4) ->
     refused = counted[429] + counted[503]
     other = sum(count for status, count in counted.items() if status not in (200, 429, 503))
     return (f"compute {line} askers={askers} jobs_done={counted[200]} "
-            f"jobs_refused={refused} jobs_other={other} rss_mb={rss:.0f}")
+            f"jobs_refused={refused} jobs_other={other} rss_mb={rss:.0f} {inside}")
+
+
+def what_held_the_server(port: int) -> str:
+    """From the server's /metrics: how late its event loop ran (p99, max bucket), its garbage
+    collections (count and total seconds by generation), and its database writes (p99)."""
+    import urllib.request
+
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30).read()
+    buckets: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    sums: dict[tuple[str, str], float] = {}
+    for line in text.decode().splitlines():
+        if line.startswith("#"):
+            continue
+        name, _, number = line.rpartition(" ")
+        family, _, labels = name.partition("{")
+        labels = labels.rstrip("}")
+        bound = next((p.split('"')[1] for p in labels.split(",") if p.startswith("le=")), None)
+        rest = ",".join(p for p in labels.split(",") if not p.startswith("le="))
+        if family.endswith("_bucket") and bound is not None:
+            buckets.setdefault((family[:-7], rest), []).append(
+                (float("inf") if bound == "+Inf" else float(bound), float(number)))
+        elif family.endswith("_sum"):
+            sums[(family[:-4], rest)] = float(number)
+
+    def bound_of(key: tuple[str, str], share: float) -> str:
+        counts = buckets.get(key, [])
+        total = counts[-1][1] if counts else 0
+        found = next((b for b, n in counts if n >= share * total), 0.0) if total else 0.0
+        return f"{found * 1000:g}"
+
+    lag = ("gridgames_loop_lag_seconds", "")
+    write = ("gridgames_store_seconds", 'kind="write"')
+    collections = " ".join(
+        f"gc{rest.split('"')[1]}={int(counts[-1][1])}/{sums[(family, rest)] * 1000:.0f}ms"
+        for (family, rest), counts in sorted(buckets.items())
+        if family == "gridgames_gc_seconds")
+    return (f"loop_lag_p99_ms<={bound_of(lag, .99)} loop_lag_max_ms<={bound_of(lag, 1.0)} "
+            f"write_p99_ms<={bound_of(write, .99)} {collections}")
 
 
 def bound(server: Server, games: int, shapes: int, saves: int, memory_mb: int) -> str:

@@ -39,7 +39,14 @@ from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
 from gridgames.web.limits import BodyLimit
-from gridgames.web.metrics import Family, Metrics, family, histogram_family, may_read
+from gridgames.web.metrics import (
+    Family,
+    Metrics,
+    Pauses,
+    family,
+    histogram_family,
+    may_read,
+)
 from gridgames.web.online_api import Online, add_live_route, online_router
 from gridgames.web.protocols import STATE_KEY
 from gridgames.web.security import Security
@@ -76,6 +83,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     on = Online(api)
     api.hub = on.hub
     requests = Histograms()  # the access log's: (method, route, status) -> seconds
+    pauses = Pauses()
 
     def numbers() -> list[Family]:
         hub, stats = on.hub.stats, store.stats
@@ -89,7 +97,8 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
                 family("gridgames_store_failures_total", ("reason",),
                        stats.failures.snapshot()),
                 family("gridgames_cache_games", (), {(): len(tables.cache)}),
-                family("gridgames_cache_bytes", (), {(): tables.cache.bytes})]
+                family("gridgames_cache_bytes", (), {(): tables.cache.bytes}),
+                *pauses.families()]
 
     metrics = Metrics(numbers, compute, config.metrics_dir)
 
@@ -99,10 +108,14 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
                                    name="gridgames-sweeper", daemon=True)
         sweeper.start()
         on.hub.start()
-        exporter = asyncio.create_task(metrics.export())
+        watchers = [asyncio.create_task(metrics.export()),
+                    asyncio.create_task(pauses.watch_loop())]
+        pauses.watch_gc()
         yield {STATE_KEY: config.client_timeout}  # to the server's connections
         stop.set()  # in-flight requests are done: uvicorn drains them before this
-        exporter.cancel()
+        pauses.unwatch_gc()
+        for watcher in watchers:
+            watcher.cancel()
         on.hub.stop()
         sweeper.join(timeout=5)
         compute.close()

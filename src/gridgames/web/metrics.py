@@ -4,7 +4,8 @@
 - live pages held, refused and dropped, messages sent (web/live.py);
 - the database's transaction times and failures by reason (store/sql.py);
 - the live-game cache's size (web/tables.py);
-- the compute pool: workers, queue depth, jobs and their times, refusals (compute/pool.py).
+- the compute pool: workers, queue depth, jobs and their times, refusals (compute/pool.py);
+- what holds the event loop up: its lateness, and the garbage collector's pauses.
 
 With several server processes (`--workers N`) each one writes its own numbers to a shared
 directory every EXPORT_SECONDS, and whichever answers a scrape adds up every process's: the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import logging
@@ -31,10 +33,11 @@ from typing import Any
 
 from gridgames import __version__
 from gridgames.compute.pool import DURATION_BUCKETS
-from gridgames.core.stats import LATENCY_BUCKETS
+from gridgames.core.stats import LATENCY_BUCKETS, Histograms
 
 log = logging.getLogger("gridgames")
 EXPORT_SECONDS = 1.0
+LAG_EVERY = 0.1  # seconds between two looks at the event loop's lateness
 STALE_SECONDS = 10.0  # a process's numbers older than this are of a process gone
 POLICIES = ("loopback", "public", "off")
 # name -> (type, help)
@@ -49,6 +52,11 @@ FAMILIES = {
     "gridgames_live_dropped_total": ("counter", "Live connections the server ended, by reason "
                                      "(behind, deadline, gone, messages)."),
     "gridgames_live_sent_total": ("counter", "Messages sent to live pages, by kind."),
+    "gridgames_loop_lag_seconds": ("histogram", "How late the event loop ran a timer due "
+                                   "every LAG_EVERY seconds: whatever holds the loop (or the "
+                                   "interpreter) delays every request as long."),
+    "gridgames_gc_seconds": ("histogram", "Python's garbage collections, by generation, and "
+                             "how long each held the interpreter."),
     "gridgames_store_seconds": ("histogram", "Database transactions by kind (read, write)."),
     "gridgames_store_failures_total": ("counter", "Database operations refused (503), by "
                                        "reason."),
@@ -128,6 +136,42 @@ class Metrics:
         families.append(family("gridgames_info", ("version",), {(__version__,): 1}))
         families.extend(compute_families(self.compute.stats()))
         return "".join(_text(f) for f in sorted(families, key=lambda f: f["name"]))
+
+
+class Pauses:
+    """What holds the server's event loop up: its lateness (a timer every LAG_EVERY) and
+    the garbage collector's pauses, for /metrics."""
+
+    def __init__(self) -> None:
+        self.lag = Histograms()
+        self.gc = Histograms()
+        self._started: float | None = None
+
+    async def watch_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + LAG_EVERY
+            await asyncio.sleep(LAG_EVERY)
+            self.lag.observe((), max(0.0, loop.time() - due))
+
+    def watch_gc(self) -> None:
+        gc.callbacks.append(self._collecting)
+
+    def unwatch_gc(self) -> None:
+        if self._collecting in gc.callbacks:
+            gc.callbacks.remove(self._collecting)
+
+    def _collecting(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started is not None:
+            self.gc.observe((str(info["generation"]),), time.perf_counter() - self._started)
+            self._started = None
+
+    def families(self) -> list[Family]:
+        return [histogram_family("gridgames_loop_lag_seconds", (), self.lag.snapshot()),
+                histogram_family("gridgames_gc_seconds", ("generation",),
+                                 self.gc.snapshot())]
 
 
 def compute_families(stats: dict[str, Any]) -> list[Family]:
