@@ -269,7 +269,7 @@ def what_held_the_server(port: int) -> str:
     lag = ("gridgames_loop_lag_seconds", "")
     write = ("gridgames_store_seconds", 'kind="write"')
     collections = " ".join(
-        f"gc{rest.split('"')[1]}={int(counts[-1][1])}/{sums[(family, rest)] * 1000:.0f}ms"
+        f"gc{rest.split(chr(34))[1]}={int(counts[-1][1])}/{sums[(family, rest)] * 1000:.0f}ms"
         for (family, rest), counts in sorted(buckets.items())
         if family == "gridgames_gc_seconds")
     return (f"loop_lag_p99_ms<={bound_of(lag, .99)} loop_lag_max_ms<={bound_of(lag, 1.0)} "
