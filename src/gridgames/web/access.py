@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from gridgames.core.stats import Histograms
+from gridgames.web.online_api import LIVE_PATH, LIVE_ROUTE
 
 log = logging.getLogger("gridgames")
 _TOKEN = re.compile(r"/links/[^/]+")
@@ -74,6 +75,8 @@ def route_of(scope: dict) -> str:
     path = getattr(route, "path", None)
     if path:
         return path
+    if LIVE_PATH.fullmatch(scope.get("path", "")):
+        return LIVE_ROUTE
     for mount in ("/static/", "/docs-assets/"):
         if scope.get("path", "").startswith(mount):
             return mount + "*"

@@ -9,6 +9,7 @@ session, 413 oversized body.
 from __future__ import annotations
 
 import asyncio
+import gc
 import html
 import logging
 import threading
@@ -47,7 +48,7 @@ from gridgames.web.metrics import (
     histogram_family,
     may_read,
 )
-from gridgames.web.online_api import Online, add_live_route, online_router
+from gridgames.web.online_api import LIVE_PATH, Online, live_endpoint, online_router
 from gridgames.web.protocols import STATE_KEY
 from gridgames.web.security import Security
 from gridgames.web.tables import Tables
@@ -59,6 +60,22 @@ MAX_BODY = 64 * 1024
 CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
 READY_SECONDS = 1.0  # /readyz answers within this, ready or not
 log = logging.getLogger("gridgames")
+
+
+class GamesApp(FastAPI):
+    """The app, with the live pages' WebSockets answered ahead of FastAPI's own stack: a page
+    holds its connection for hours, and each layer of the stack (routing, dependencies,
+    exception handlers) would keep a frame of it all that time (about 12 KB a page) and add
+    to every handshake. They get the same access log line and security check as the rest."""
+
+    live: Any = None  # the live connections' own short chain, set by create_app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and self.live is not None and \
+                LIVE_PATH.fullmatch(scope["path"]):
+            await self.live(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def make_compute(config: ServerConfig) -> ComputePool | RemoteCompute:
@@ -111,6 +128,11 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         watchers = [asyncio.create_task(metrics.export()),
                     asyncio.create_task(pauses.watch_loop())]
         pauses.watch_gc()
+        # What the start made (modules, the games' tables, the app) lives as long as the
+        # process: out of the collector's sight, a full collection no longer walks it, and
+        # its pauses, which hold every request, shrink to the size of the games in play.
+        gc.collect()
+        gc.freeze()
         yield {STATE_KEY: config.client_timeout}  # to the server's connections
         stop.set()  # in-flight requests are done: uvicorn drains them before this
         pauses.unwatch_gc()
@@ -122,9 +144,11 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         store.close()
 
     # docs_url off: FastAPI's page loads Swagger UI from a CDN; ours serves it (see /docs).
-    app = FastAPI(title="gridgames", version=__version__, docs_url=None, redoc_url=None,
-                  lifespan=lifespan,
-                  description="Play grid-board games: the server applies moves, pages draw.")
+    app = GamesApp(title="gridgames", version=__version__, docs_url=None, redoc_url=None,
+                   lifespan=lifespan,
+                   description="Play grid-board games: the server applies moves, pages draw.")
+    app.live = AccessLog(Security(live_endpoint(on), public_origin=config.public_origin),
+                         seconds=requests, log_lines=config.access_log)
     app.state.tables = tables
     app.state.config = config
     app.state.compute = compute
@@ -141,7 +165,6 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.include_router(api_router(api))
     app.include_router(history_router(api))
     app.include_router(online_router(api, on))
-    add_live_route(app, on)
     describe_errors(app)
 
     @app.get("/metrics", summary="Prometheus metrics (by default to this machine's clients "

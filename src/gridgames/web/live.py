@@ -325,6 +325,7 @@ class Hub:
         self._mark(viewer.token, True, viewer.game_id)
         try:
             self._show(viewer, first, force=True)
+            del first  # its text would stay with the connection for as long as it is held
             await self._receive(viewer)
         finally:
             viewer.closed = True

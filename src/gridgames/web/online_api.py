@@ -211,7 +211,15 @@ def online_router(api: Api, on: Online) -> APIRouter:
     return router
 
 
-def add_live_route(app: Any, on: Online) -> None:
-    @app.websocket(f"{PREFIX}/links/{{token}}/live")
-    async def live(socket: WebSocket, token: str) -> None:
-        await on.hub.serve(socket, token)
+LIVE_ROUTE = f"{PREFIX}/links/{{token}}/live"  # a page's live connection (a WebSocket)
+LIVE_PATH = re.compile(f"{PREFIX}/links/([^/]+)/live")
+
+
+def live_endpoint(on: Online) -> Any:
+    """The live connection as a plain ASGI app: the app answers it before FastAPI's own
+    stack (app.py: GamesApp)."""
+    async def live(scope: dict, receive: Any, send: Any) -> None:
+        token = LIVE_PATH.fullmatch(scope["path"]).group(1)  # type: ignore[union-attr]
+        await on.hub.serve(WebSocket(scope, receive, send), token)
+
+    return live
