@@ -4,9 +4,11 @@ several (`--workers N`, PostgreSQL only), and say where it listens and where its
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import logging
 import os
+import queue
 import secrets
 import signal
 import socket
@@ -15,6 +17,7 @@ import tempfile
 import threading
 import webbrowser
 from dataclasses import asdict, replace
+from logging.handlers import QueueHandler, QueueListener
 from typing import Any, TextIO
 
 from gridgames.core.errors import BadInput
@@ -211,8 +214,22 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
 
 def _log_setup() -> None:
     """One line per request and per error, from every server process; the connection
-    pool's retries stay quiet (a database that cannot be reached stops us with one line)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    pool's retries stay quiet (a database that cannot be reached stops us with one line).
+
+    The lines are written by a thread of their own: a write to stderr lets go of the
+    interpreter, and the event loop, which logs every request, would then wait for it behind
+    whichever thread took it (up to the interpreter's switch interval, 5 ms)."""
+    if any(isinstance(h, QueueHandler) for h in logging.getLogger().handlers):
+        return  # set up already (the workers' factory, in the process that set it up)
+    lines: queue.SimpleQueue = queue.SimpleQueue()
+    out = logging.StreamHandler()
+    out.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
+    writer = QueueListener(lines, out)
+    writer.start()
+    atexit.register(writer.stop)  # every line is out before the process ends
+    root = logging.getLogger()
+    root.addHandler(QueueHandler(lines))
+    root.setLevel(logging.INFO)
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 
 
