@@ -23,6 +23,10 @@ from gridgames.store.schema import LATEST
 from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
 CHECKPOINT_SECONDS = 0.5
+# A write waits its turn behind this process's other writes (a few ms each) at least this
+# long before it is refused: only a disk that stopped answering holds them longer, and an
+# overloaded moment must not turn into 503s.
+WRITE_WAIT = 10.0
 WRITER_CHECKPOINT_PAGES = 20_000  # about 80 MB of WAL
 # SQLite's messages -> what the operator and the player are told (the first that matches).
 REASONS = (
@@ -101,7 +105,7 @@ class SQLiteStore(SqlStore):
 
     @contextmanager
     def _transaction(self, timeout: float | None = None) -> Iterator[Cursor]:
-        wait = self.timeout if timeout is None else timeout
+        wait = max(self.timeout, WRITE_WAIT) if timeout is None else timeout
         if not self._lock.acquire(timeout=wait):
             raise self.failed(Unavailable(f"the database is busy: a write waited more than "
                                           f"{wait:g} s"))

@@ -49,7 +49,7 @@ from gridgames.web.metrics import (
     may_read,
 )
 from gridgames.web.online_api import LIVE_PATH, Online, live_endpoint, online_router
-from gridgames.web.protocols import STATE_KEY
+from gridgames.web.protocols import GATE_KEY, STATE_KEY, UpgradeGate
 from gridgames.web.security import Security
 from gridgames.web.tables import Tables
 
@@ -133,7 +133,8 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         # its pauses, which hold every request, shrink to the size of the games in play.
         gc.collect()
         gc.freeze()
-        yield {STATE_KEY: config.client_timeout}  # to the server's connections
+        # to the server's connections (web/protocols.py)
+        yield {STATE_KEY: config.client_timeout, GATE_KEY: UpgradeGate()}
         stop.set()  # in-flight requests are done: uvicorn drains them before this
         pauses.unwatch_gc()
         for watcher in watchers:

@@ -12,7 +12,11 @@ connections of the server it runs in (its state, as uvicorn passes it to each co
   small (WS_SEND_BUFFER), so such a reader is found after a few messages, not megabytes;
 - a WebSocket's application can end its connection at once (`abort` in the scope): closing
   it politely would wait for a client that does not read. A keepalive ping left unanswered
-  ends it the same way.
+  ends it the same way;
+- at most UPGRADES WebSocket handshakes are under way at once (the lifespan state's
+  UpgradeGate); the others wait their turn with their sockets paused, so that a burst of
+  pages opening takes its time while the requests of the pages already open (moves) go
+  between its handshakes instead of behind all of them.
 
 `uvicorn_options()` is what every server of ours runs with (`gridgames serve` and the
 tests' servers alike).
@@ -23,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections import deque
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -37,6 +43,8 @@ STATE_KEY = "gridgames.client_timeout"  # where the lifespan state carries T
 WS_SEND_BUFFER = 64 * 1024  # bytes (the kernel doubles it): messages are small
 MAX_FRAME = 4096  # bytes: a page's messages are tiny; a larger frame is refused unread (1009)
 ABORT = "gridgames.abort"  # the scope's key of the function that ends a WebSocket at once
+UPGRADES = 4  # WebSocket handshakes under way at once
+GATE_KEY = "gridgames.upgrades"  # where the lifespan state carries the UpgradeGate
 
 
 def uvicorn_options() -> dict[str, Any]:
@@ -51,6 +59,30 @@ def uvicorn_options() -> dict[str, Any]:
 
 def client_timeout(app_state: dict[str, Any]) -> float:
     return float(app_state.get(STATE_KEY, CLIENT_TIMEOUT))
+
+
+class UpgradeGate:
+    """At most `size` WebSocket handshakes under way at once, of one server (its event loop:
+    no lock needed); a turn that comes free goes to the first one waiting."""
+
+    def __init__(self, size: int = UPGRADES) -> None:
+        self.free = size
+        self._waiting: deque[Callable[[], bool]] = deque()
+
+    def enter(self, start: Callable[[], bool]) -> bool:
+        """Whether a handshake may go on now; else `start` is called at its turn (and says
+        whether it took it: its client may have gone meanwhile)."""
+        if self.free > 0:
+            self.free -= 1
+            return True
+        self._waiting.append(start)
+        return False
+
+    def leave(self) -> None:
+        while self._waiting:
+            if self._waiting.popleft()():
+                return  # the turn went on to it
+        self.free += 1
 
 
 class _Stalls:
@@ -97,6 +129,20 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
         self._stop_waiting()
 
     def handle_websocket_upgrade(self) -> None:
+        gate = self.app_state.get(GATE_KEY)
+        if gate is None or gate.enter(self._upgrade_in_turn):
+            self._upgrade()
+        else:  # its turn comes when a handshake under way ends (the request's deadline runs)
+            self.transport.pause_reading()
+
+    def _upgrade_in_turn(self) -> bool:
+        if self.transport.is_closing():
+            return False
+        self.transport.resume_reading()
+        self._upgrade()
+        return True
+
+    def _upgrade(self) -> None:
         self._stop_waiting()  # the WebSocket protocol takes the connection from here
         super().handle_websocket_upgrade()
 
@@ -152,6 +198,15 @@ def _timed_out() -> bytes:
 
 
 class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._gate = self.app_state.get(GATE_KEY)  # made in its turn: it holds one
+
+    def _leave_gate(self) -> None:
+        if self._gate is not None:
+            self._gate.leave()
+            self._gate = None
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         sock = transport.get_extra_info("socket")
@@ -170,7 +225,13 @@ class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
         self.transport.abort()
 
     async def send(self, message: Any) -> None:
-        await super().send(message)
+        try:
+            await super().send(message)
+        finally:
+            kind = message["type"]
+            if kind in ("websocket.accept", "websocket.close") or (
+                    kind == "websocket.http.response.body" and not message.get("more_body")):
+                self._leave_gate()  # the handshake is over, one way or the other
         if message["type"] == "websocket.http.response.body" and \
                 not message.get("more_body", False):
             # A refusal (a denial response) completes the handshake: uvicorn would log
@@ -179,6 +240,7 @@ class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._unwatch_stall()
+        self._leave_gate()
         super().connection_lost(exc)
 
     def pause_writing(self) -> None:
