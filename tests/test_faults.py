@@ -142,11 +142,7 @@ def test_a_full_disk_refuses_writes_keeps_reads_and_heals(small_disk):
         games = {new_game(server): [] for _ in range(3)}
         for sid, played in games.items():
             assert walk(server, sid, played)[0] == 200
-        filler = small_disk / "filler"
-        with open(filler, "wb") as out, suppress(OSError):
-            while True:  # until the disk is full
-                out.write(b"\0" * 65536)
-                out.flush()
+        filler = fill(small_disk)
         refusals = 0
         for _ in range(3000):
             for sid, played in games.items():
@@ -174,6 +170,43 @@ def test_a_full_disk_refuses_writes_keeps_reads_and_heals(small_disk):
             assert again.call("GET", f"/api/v1/sessions/{sid}")[1]["moves"] == played
     finally:
         again.stop()
+
+
+def fill(disk) -> object:
+    """Fill the disk with a file (returned: deleting it makes room again)."""
+    filler = disk / "filler"
+    with open(filler, "wb") as out, suppress(OSError):
+        while True:
+            out.write(b"\0" * 65536)
+            out.flush()
+    return filler
+
+
+@pytest.mark.browser
+def test_a_move_made_while_the_disk_is_full_goes_through_once_there_is_room(small_disk,
+                                                                            page):
+    from playwright.sync_api import expect
+
+    server = Server(str(small_disk / "games.db"))
+    try:
+        page.goto(f"{server.base}/play/tictactoe?id=tictactoe::3/3/3&seats=person,person")
+        expect(page.locator("#status-text")).to_have_text("It's X's turn")
+        other, played = new_game(server), []
+        filler = fill(small_disk)
+        while walk(server, other, played)[0] == 200:  # until the database refuses writes
+            assert len(played) < 3000, "the disk never filled"
+        page.locator('[data-cell="4"]').click()  # X in the centre, refused (503) for now
+        expect(page.locator("#live")).to_have_text("reconnecting…")
+        expect(page.locator("[data-stone]")).to_have_count(0)
+        filler.unlink()
+        expect(page.locator("[data-stone]")).to_have_count(1, timeout=30_000)
+        expect(page.locator("#live")).to_be_hidden()
+        expect(page.locator("#status-text")).to_have_text("It's O's turn")
+        page.reload()  # the server has it: once
+        expect(page.locator("#status-text")).to_have_text("It's O's turn")
+        expect(page.locator("[data-stone]")).to_have_count(1)
+    finally:
+        server.stop()
 
 
 def test_a_corrupt_file_answers_503_then_is_refused_at_start_until_restored(tmp_path):

@@ -1,7 +1,17 @@
 // The JSON API. Every call resolves to the parsed answer or throws an Error whose message is
 // the server's own one-line reason.
 export class ApiError extends Error {
-  constructor(message, status) { super(message); this.status = status; }
+  constructor(message, status, retryAfter = 0) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;  // seconds the server asked to wait (503, 429), or 0
+  }
+}
+
+// The server cannot answer now but will (its database is back, it has restarted behind a
+// proxy): the same request may be sent again, after a wait.
+export function passing(error) {
+  return error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504;
 }
 
 export async function api(method, path, body) {
@@ -19,7 +29,8 @@ export async function api(method, path, body) {
   let data = null;
   try { data = await response.json(); } catch { /* not JSON: reported below */ }
   if (!response.ok) {
-    throw new ApiError((data && data.error) || `server answered ${response.status}`, response.status);
+    const wait = Number(response.headers.get("Retry-After")) || 0;
+    throw new ApiError((data && data.error) || `server answered ${response.status}`, response.status, wait);
   }
   return data;
 }

@@ -1,6 +1,6 @@
 // The game page, the same for every game: it asks the server for a session, draws the view
 // with the game's renderer, and sends moves and commands. No game rule lives here.
-import { api } from "./api.js";
+import { api, passing } from "./api.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
 import { OnlineTable, renderBar, showLinks } from "./online.js";
@@ -371,8 +371,10 @@ function act(method, path, body, options = { animate: true }) {
   return done;
 }
 
-// A change sent while the server cannot be reached (a dropped connection, a restart) is
-// tried again until it can, saying "reconnecting…"; the actions after it wait in the queue.
+// A change sent while the server cannot be reached or cannot answer now (a dropped
+// connection, a restart, its database gone for a while: 502-504) is tried again until it
+// can, saying "reconnecting…", waiting at least what the server asked (Retry-After); the
+// actions after it wait in the queue.
 // Before each new try the page asks whether the game already took it (the answer may be
 // what was lost), so that a move is never made twice.
 async function sendReliably(method, path, body) {
@@ -384,16 +386,17 @@ async function sendReliably(method, path, body) {
       reconnecting(false);
       return answer;
     } catch (error) {
-      if (error.status !== 0 || table) throw error;
+      if (!passing(error) || table) throw error;
       reconnecting(true);
-      await new Promise((done) => setTimeout(done, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+      const wait = Math.max(RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)], error.retryAfter * 1000);
+      await new Promise((done) => setTimeout(done, wait));
       if (!session || method === "GET") continue;
       try {
         const now = await api("GET", `/api/v1/sessions/${session}`);
         reconnecting(false);
         if (`${now.positions}/${now.cursor}/${now.seats.join()}` !== mark) return now;
       } catch (again) {
-        if (again.status !== 0) throw again;
+        if (!passing(again)) throw again;
       }
     }
   }
