@@ -31,6 +31,7 @@ CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configurat
 # the compute workers share the rest, each bounded by its address space (RLIMIT_AS), which
 # must leave room for the compiled kernels' runtime (MIN_WORKER_MB).
 SERVER_BASE_MB = 200
+FILES_BESIDE_PAGES = 1000  # open files a server process needs besides its live pages
 MIN_WORKER_MB = 1024
 
 
@@ -172,6 +173,7 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     out = out or sys.stdout
     config = config_of(args)
     _check_free(args.host, args.port)
+    _enough_files(config.live_pages, out)
     store = open_store(config.db, config.db_timeout)  # one that cannot be opened stops us
     where = store.where
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
@@ -231,6 +233,22 @@ def _log_setup() -> None:
     root.addHandler(QueueHandler(lines))
     root.setLevel(logging.INFO)
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
+
+
+def _enough_files(live_pages: int, out: TextIO) -> None:
+    """Each live page holds a socket: the process may open as many files as its hard limit
+    allows (the soft limit is often 1024), and says so when that is fewer than it needs."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = live_pages + FILES_BESIDE_PAGES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        print(f"gridgames: warning: this process may open {soft} files, fewer than the "
+              f"{wanted} that --live-pages {live_pages} needs (raise its limit: LimitNOFILE "
+              "in a systemd unit, ulimit -n in a shell)", file=out, flush=True)
 
 
 def _has_display() -> bool:
