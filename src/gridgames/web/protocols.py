@@ -108,6 +108,18 @@ class _Stalls:
         self._stalled = None
         self.transport.abort()
 
+    def pause_writing(self) -> None:
+        super().pause_writing()  # type: ignore[misc]
+        self._watch_stall()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()  # type: ignore[misc]
+        self._unwatch_stall()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._unwatch_stall()
+        super().connection_lost(exc)  # type: ignore[misc]
+
 
 class DeadlineHttp(_Stalls, HttpToolsProtocol):
     _waiting: asyncio.TimerHandle | None = None
@@ -148,16 +160,7 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
-        self._unwatch_stall()
         super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self._watch_stall()
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self._unwatch_stall()
 
     def _wait_for(self, timeouts: int) -> None:
         self._stop_waiting()
@@ -239,14 +242,5 @@ class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
             self.handshake_complete = True
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._unwatch_stall()
         self._leave_gate()
         super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self._watch_stall()
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self._unwatch_stall()
