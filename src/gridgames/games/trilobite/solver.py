@@ -32,7 +32,7 @@ from typing import Any
 from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
-from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard, Geometry, geometry
 from gridgames.games.trilobite.book import BookShelf, child_positions, win_score
 from gridgames.games.trilobite.game import COLUMN_NAMES
@@ -445,6 +445,8 @@ class TrilobiteAnalyzer(Analyzer):
         return found, meter
 
     def analyze(self, state: Any, budget: Budget) -> Result[dict[str, int | None]]:
+        if state.over:
+            return game_over()
         scores, meter = self.scores(state, budget)
         shown = {COLUMN_NAMES[col]: (None if score == UNKNOWN else score)
                  for col, score in enumerate(scores) if score is not None}
