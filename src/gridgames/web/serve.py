@@ -199,8 +199,8 @@ def _check_free(host: str, port: int) -> None:
     """Fail with one clear line when the address cannot be bound (uvicorn would log and exit)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as err:
-        raise BadInput(f"cannot serve on {host}: {err}") from err
+    except (OSError, UnicodeError) as err:  # UnicodeError: a name IDNA cannot encode
+        raise BadInput(f"cannot serve on {host[:80]!r}: {err}") from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
