@@ -218,3 +218,15 @@ def test_db_backup_and_restore_refuse_paths_they_cannot_use(tmp_path):
                           ("/proc/x/games.db", "cannot restore into /proc/x/games.db")]:
         refused(gridgames("db", "restore", backup, "--db", target), words)
 
+
+def test_trilobite_books_that_are_no_files_or_no_books_are_one_line(tmp_path):
+    header = b'{"format": "gridgames-trilobite-book", "version": 1, "width": 1e999}\n'
+    for content, words in [(b"[" * 100_000, "not a valid book"),
+                           (b"[]\n", "not a valid book"), (header, "not a valid book")]:
+        (tmp_path / "bad.book").write_bytes(content)
+        refused(gridgames("trilobite", "book", "info", "--book", str(tmp_path / "bad.book")),
+                words)
+    refused(gridgames("trilobite", "book", "info", "--book", "/dev/zero"), "not a book file")
+    refused(gridgames("trilobite", "book", "build", "--params", "width=4,height=4,line=3",
+                      "--depth", "1", "--workers", "1", "--out", "/proc/x"),
+            "cannot write the book /proc/x")
