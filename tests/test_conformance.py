@@ -215,8 +215,8 @@ def answers_on(game, state):
 
 
 def test_machine_play_on_a_finished_position_answers_no_move(case):
-    """Won, lost, drawn or solved: every capability answers, never raises: no move, no hint,
-    no solution, no analysis, and a note saying why (the game is over). A checker still
+    """Won, lost, drawn or solved: every capability answers, never raises: no move (None, or
+    an empty solution or analysis) and a note saying why (the game is over). A checker still
     checks the moves made."""
     name, params = case
     game = GAMES[name]
@@ -226,6 +226,6 @@ def test_machine_play_on_a_finished_position_answers_no_move(case):
         assert game.status(state).over and not game.legal_moves(state)
         for what, kind_of, found in answers_on(game, state):
             check_result(found, kind_of)
-            assert found.value is None and found.note, f"{what} on a {kind} position"
+            assert not found.value and found.note, f"{what} on a {kind} position"
         if game.checker:
             check_result(game.checker.check(state, QUICK), list)
