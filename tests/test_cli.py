@@ -230,3 +230,24 @@ def test_trilobite_books_that_are_no_files_or_no_books_are_one_line(tmp_path):
     refused(gridgames("trilobite", "book", "build", "--params", "width=4,height=4,line=3",
                       "--depth", "1", "--workers", "1", "--out", "/proc/x"),
             "cannot write the book /proc/x")
+
+
+def test_a_table_larger_than_the_memory_allowed_is_one_line(tmp_path):
+    """--memory within its bounds, on a machine (here: an address-space limit) that cannot
+    give it: the solver says so; a book build's process that could not start its table
+    ended and the build waited for it for ever."""
+    import resource
+
+    def small() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    def limited(*argv):
+        return subprocess.run([sys.executable, "-m", "gridgames", *argv], input=b"4\n",
+                              capture_output=True, timeout=120, preexec_fn=small)
+
+    refused(limited("trilobite", "solve", "--memory", "16384"), "not enough memory")
+    built = limited("trilobite", "book", "build", "--depth", "0", "--workers", "1",
+                    "--memory", "16384", "--out", str(tmp_path / "x.book"))
+    err = built.stderr.decode()
+    assert built.returncode == 2 and "Traceback" not in err  # the lines before: its progress
+    assert err.splitlines()[-1].startswith("gridgames: error: a build process ended early")

@@ -345,10 +345,12 @@ def compiled_fits(width: int, height: int) -> bool:
 
 def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float = 64.0,
                 engine: str = "auto"):
-    """The compiled solver when numba is there and the board fits 63 bits, else Python."""
+    """The compiled solver when numba is there and the board fits 63 bits, else Python.
+    BadInput when its table of `memory_mb` cannot be had (a limit on the address space)."""
     if engine not in ("auto", "fast", "python"):
         raise BadInput("engine must be auto, fast or python")
     fits = compiled_fits(width, height)
+    kind: Any = Solver
     if engine != "python" and fits:
         try:
             from gridgames.games.trilobite.fastsolver import FastSolver
@@ -356,11 +358,14 @@ def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float
             if engine == "fast":
                 raise BadInput("the compiled solver needs numba") from None
         else:
-            return FastSolver(width, height, line, memory_mb)
-    if engine == "fast":
+            kind = FastSolver
+    if engine == "fast" and kind is Solver:
         raise BadInput(f"the compiled solver needs width x (height + 1) <= 63, not "
                        f"{width * (height + 1)}")
-    return Solver(width, height, line, memory_mb)
+    try:
+        return kind(width, height, line, memory_mb)
+    except MemoryError:
+        raise BadInput(f"not enough memory for a table of {memory_mb:g} MB") from None
 
 
 class SolverPool:
