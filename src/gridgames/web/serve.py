@@ -29,6 +29,7 @@ CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configurat
 # must leave room for the compiled kernels' runtime (MIN_WORKER_MB).
 SERVER_BASE_MB = 200
 MIN_WORKER_MB = 1024
+MAX_MEMORY_MB = 16 << 20
 
 
 def add_serve_options(p: argparse.ArgumentParser) -> None:
@@ -97,6 +98,8 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--claim-seconds must be above 0 and at most a day")
     if not 0 < args.games_per_minute <= 1_000_000:
         raise BadInput("--games-per-minute must be above 0")
+    if args.memory_mb > MAX_MEMORY_MB:  # past it a worker's limit is no C long: it never starts
+        raise BadInput(f"--memory-mb must be at most {MAX_MEMORY_MB} (16 TB)")
     db = args.db or default_db()
     if args.workers > 1 and not db.startswith(("postgresql://", "postgres://")):
         raise BadInput("--workers above 1 needs PostgreSQL (--db postgresql://...): an "
