@@ -391,7 +391,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         for arg in argv:  # undecodable bytes arrive as lone surrogates: nothing could keep
-            check_text(arg, f"the argument {arg!r}")  # or print them
+            check_text(arg, f"the argument {arg[:60]!r}")  # or print them
         games = default_games()
         parser = build_parser(games)
         args = parser.parse_args(argv)
