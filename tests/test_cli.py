@@ -251,3 +251,13 @@ def test_a_table_larger_than_the_memory_allowed_is_one_line(tmp_path):
     err = built.stderr.decode()
     assert built.returncode == 2 and "Traceback" not in err  # the lines before: its progress
     assert err.splitlines()[-1].startswith("gridgames: error: a build process ended early")
+
+
+def test_an_output_that_cannot_be_written_is_one_line():
+    with open("/dev/full", "wb") as full:
+        for argv in (["list"], ["new", "trilobite"]):
+            result = subprocess.run([sys.executable, "-m", "gridgames", *argv], stdout=full,
+                                    stderr=subprocess.PIPE, timeout=60)
+            assert result.returncode == 2, argv
+            assert result.stderr.decode() == \
+                "gridgames: error: [Errno 28] No space left on device\n"
