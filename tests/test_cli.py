@@ -2,6 +2,7 @@
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pytest
 
 from gridgames.cli import main
 from gridgames.registry import default_games
+from gridgames.store import open_store
 
 GAMES = default_games()
 
@@ -147,3 +149,115 @@ def test_ai_with_default_options_answers_within_its_cap():
     move, words = out.splitlines()
     assert move in "123456789a"
     assert words.startswith("perfect: best found in ") and "ran out of its budget" in words
+
+
+# --- hostile input: one line on stderr, exit code 2, nothing changed ---
+
+
+def gridgames(*argv, stdin=b"", env=None):
+    """The real command in a process of its own: argv may hold bytes that are not UTF-8."""
+    return subprocess.run([sys.executable, "-m", "gridgames", *argv], input=stdin,
+                          capture_output=True, timeout=60, env={**os.environ, **(env or {})})
+
+
+def refused(result, words):
+    err = result.stderr.decode(errors="replace")
+    assert result.returncode == 2 and "Traceback" not in err, err
+    assert err.count("\n") == 1 and err.startswith("gridgames: error: ") and words in err, err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["new", "trilobite", "--seed", b"\xff\xfe"], "'\\udcff\\udcfe' is not valid text"),
+    (["show", b"trilobite:#\xff"], "not valid text"),
+    (["ai", "tictactoe::3/3/3", "--seed", b"s\xff"], "not valid text"),
+    (["polar", "generate", "--name", b"Ice\xff"], "not valid text"),
+    (["serve", "--no-browser", "--host", "x" * 1000], "cannot serve on"),
+    (["serve", "--no-browser", "--host", "\n"], "cannot serve on '\\n'"),
+])
+def test_hostile_arguments_are_one_line(argv, words):
+    refused(gridgames(*argv), words)
+
+
+def test_a_nul_in_an_argument_is_one_line(capsys):
+    code, out = run("new", "trilobite", "--seed", "a\x00b")
+    err = capsys.readouterr().err
+    assert code == 2 and out == "" and "contains a NUL character" in err
+
+
+def test_undecodable_standard_input_is_refused_without_a_traceback():
+    """In a locale whose standard streams are strict (en_US.UTF-8, unlike C.UTF-8)."""
+    strict = {"PYTHONIOENCODING": "utf-8:strict"}
+    solved = gridgames("trilobite", "solve", stdin=b"44\xff\n", env=strict)
+    assert solved.returncode == 2 and b"Traceback" not in solved.stderr
+    assert solved.stderr.decode().splitlines()[0] == \
+        "line 1: '44\\udcff': character 3 ('\\udcff') is not a column"
+    played = gridgames("play", "trilobite", "--ai", "none", stdin=b"4\xff\nq\n", env=strict)
+    assert played.returncode == 0 and b"Traceback" not in played.stderr
+
+
+def test_db_backup_refuses_a_database_that_does_not_exist(tmp_path):
+    typo = tmp_path / "typo.db"
+    refused(gridgames("db", "backup", str(tmp_path / "out.db"), "--db", str(typo)),
+            "no database at")
+    assert not typo.exists() and not (tmp_path / "out.db").exists()
+
+
+def test_db_backup_and_restore_refuse_paths_they_cannot_use(tmp_path):
+    db = str(tmp_path / "games.db")
+    open_store(db).close()
+    for target, words in [("/proc/x", "cannot write the backup /proc/x"),
+                          (str(tmp_path), "is a directory"),
+                          (db, "is the database itself"),
+                          ("/dev/full", "cannot write the backup")]:
+        refused(gridgames("db", "backup", target, "--db", db), words)
+    refused(gridgames("db", "backup", "out.db", "--db", "/proc"), "not a database file")
+    backup = str(tmp_path / "backup.db")
+    assert gridgames("db", "backup", backup, "--db", db).returncode == 0
+    for target, words in [(backup, "is the database itself"),
+                          (str(tmp_path), "not a database file"),
+                          ("/proc/x/games.db", "cannot restore into /proc/x/games.db")]:
+        refused(gridgames("db", "restore", backup, "--db", target), words)
+
+
+def test_trilobite_books_that_are_no_files_or_no_books_are_one_line(tmp_path):
+    header = b'{"format": "gridgames-trilobite-book", "version": 1, "width": 1e999}\n'
+    for content, words in [(b"[" * 100_000, "not a valid book"),
+                           (b"[]\n", "not a valid book"), (header, "not a valid book")]:
+        (tmp_path / "bad.book").write_bytes(content)
+        refused(gridgames("trilobite", "book", "info", "--book", str(tmp_path / "bad.book")),
+                words)
+    refused(gridgames("trilobite", "book", "info", "--book", "/dev/zero"), "not a book file")
+    refused(gridgames("trilobite", "book", "build", "--params", "width=4,height=4,line=3",
+                      "--depth", "1", "--workers", "1", "--out", "/proc/x"),
+            "cannot write the book /proc/x")
+
+
+def test_a_table_larger_than_the_memory_allowed_is_one_line(tmp_path):
+    """--memory within its bounds, on a machine (here: an address-space limit) that cannot
+    give it: the solver says so; a book build's process that could not start its table
+    ended and the build waited for it for ever."""
+    import resource
+
+    def small() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    def limited(*argv):
+        return subprocess.run([sys.executable, "-m", "gridgames", *argv], input=b"4\n",
+                              capture_output=True, timeout=120, preexec_fn=small)
+
+    refused(limited("trilobite", "solve", "--memory", "16384"), "not enough memory")
+    built = limited("trilobite", "book", "build", "--depth", "0", "--workers", "1",
+                    "--memory", "16384", "--out", str(tmp_path / "x.book"))
+    err = built.stderr.decode()
+    assert built.returncode == 2 and "Traceback" not in err  # the lines before: its progress
+    assert err.splitlines()[-1].startswith("gridgames: error: a build process ended early")
+
+
+def test_an_output_that_cannot_be_written_is_one_line():
+    with open("/dev/full", "wb") as full:
+        for argv in (["list"], ["new", "trilobite"]):
+            result = subprocess.run([sys.executable, "-m", "gridgames", *argv], stdout=full,
+                                    stderr=subprocess.PIPE, timeout=60)
+            assert result.returncode == 2, argv
+            assert result.stderr.decode() == \
+                "gridgames: error: [Errno 28] No space left on device\n"

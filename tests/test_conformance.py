@@ -180,3 +180,52 @@ def test_machine_play_answers_results(case, seed):
                 assert game.status(after).kind == "won", "a solution wins"
         if game.checker:
             check_result(game.checker.check(state, QUICK), list)
+
+
+def finished_positions(game, params):
+    """A finished position of each kind the game's random playouts end in (won, lost,
+    drawn), and the position its solver's solution reaches from a start (solved)."""
+    found = {}
+    for seed in SEEDS:
+        _, states, _ = playout(game, params, seed)
+        status = game.status(states[-1])
+        if status.over:
+            found.setdefault(status.kind, states[-1])
+    if game.solver:
+        solution = game.solver.solve(states[0], Budget(seconds=20.0)).value
+        if solution:
+            after = states[0]
+            for move in solution:
+                after = game.apply(after, move)
+            found["solved"] = after
+    return found
+
+
+def answers_on(game, state):
+    """(what, the kind of its value, its answer) of each capability that plays a position."""
+    answers = [(f"ai {level}", str, game.ai.choose(state, level, Rng("over"), QUICK))
+               for level in (game.ai.levels if game.ai else ())]
+    if game.hints:
+        answers.append(("hints", Hint, game.hints.hint(state, QUICK)))
+    if game.solver:
+        answers.append(("solver", list, game.solver.solve(state, QUICK)))
+    if game.analyzer:
+        answers.append(("analyzer", dict, game.analyzer.analyze(state, QUICK)))
+    return answers
+
+
+def test_machine_play_on_a_finished_position_answers_no_move(case):
+    """Won, lost, drawn or solved: every capability answers, never raises: no move (None, or
+    an empty solution or analysis) and a note saying why (the game is over). A checker still
+    checks the moves made."""
+    name, params = case
+    game = GAMES[name]
+    finished = finished_positions(game, params)
+    assert finished, "some random playout ends, or the solver solves a start"
+    for kind, state in finished.items():
+        assert game.status(state).over and not game.legal_moves(state)
+        for what, kind_of, found in answers_on(game, state):
+            check_result(found, kind_of)
+            assert not found.value and found.note, f"{what} on a {kind} position"
+        if game.checker:
+            check_result(game.checker.check(state, QUICK), list)

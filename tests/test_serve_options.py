@@ -46,6 +46,8 @@ def test_too_little_memory_for_the_asked_workers_is_refused():
     (["--port", "0"], "port"), (["--keep-days", "0"], "keep-days"),
     (["--think-seconds", "0"], "think-seconds"), (["--compute-workers", "0"], "compute"),
     (["--games-per-minute", "0"], "games-per-minute"), (["--claim-seconds", "0"], "claim"),
+    # a compute worker's address-space limit past a C long: it never started (503s)
+    (["--memory-mb", "9" * 21], "memory-mb must be at most"),
 ])
 def test_bad_values_are_refused(argv, message):
     with pytest.raises(BadInput, match=message):

@@ -106,6 +106,41 @@ def test_bad_saves_are_refused_whole(text, message):
         Session.load(text)
 
 
+# Text no store can keep: a NUL (PostgreSQL's text columns refuse it) and a lone surrogate
+# (a JSON \ud800 escape, or undecodable command-line bytes: UTF-8 has no encoding for it).
+UNSTORABLE = [("a\x00b", "contains a NUL character"), ("\ud800", "is not valid text")]
+
+
+@pytest.mark.parametrize("bad, words", UNSTORABLE)
+@pytest.mark.parametrize("field", ["game", "params", "desc", "seed"])
+def test_a_save_whose_text_no_store_keeps_is_refused(field, bad, words):
+    with pytest.raises(BadInput, match=f"save file: '{field}' {words}"):
+        Session.load(_save(**{field: f"tictactoe{bad}" if field == "game" else bad}))
+
+
+@pytest.mark.parametrize("bad, words", UNSTORABLE)
+def test_moves_whose_text_no_store_keeps_are_refused(bad, words):
+    with pytest.raises(BadInput, match=f"move 2 .*: move {words}"):
+        Session.load(_save(moves=["a1", f"b2{bad}"]))
+    with pytest.raises(BadInput, match=f"move 1 .*: move {words}"):
+        Session.from_id("tictactoe::3/3/3", [bad])
+    session = Session.from_id("tictactoe::3/3/3", ["a1"])
+    with pytest.raises(BadInput, match=f"move {words}"):
+        session.play(f"b2{bad}")
+    assert session.history == ["a1"]
+
+
+@pytest.mark.parametrize("bad, words", UNSTORABLE)
+def test_new_games_and_ids_whose_text_no_store_keeps_are_refused(bad, words):
+    with pytest.raises(BadInput, match=f"seed {words}"):
+        Session.new("trilobite", seed=f"s{bad}")
+    with pytest.raises(BadInput, match=f"params {words}"):
+        Session.new("trilobite", f"width=5{bad}")
+    for text in (f"trilobite:#s{bad}", f"tictactoe::3/3/3{bad}"):
+        with pytest.raises(BadInput, match=f"game ID {words}"):
+            Session.from_id(text)
+
+
 def test_seed_ids_regenerate_the_same_game():
     a = Session.new("trilobite", "width=5,height=4,line=3", seed="s1")
     b = Session.from_id(a.seed_id)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from gridgames import __version__
@@ -18,6 +20,7 @@ from gridgames.core.game import describe
 from gridgames.core.ids import GameId
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
+from gridgames.core.text import check_text
 from gridgames.registry import Games, default_games
 from gridgames.session import Session
 
@@ -254,28 +257,59 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
     serve(args, games, out=out)
 
 
+def _sqlite_file(url: str | None, postgres: str) -> Path:
+    """The file of the SQLite database at url (default: the server's); BadInput saying
+    `postgres` for a PostgreSQL URL."""
+    from gridgames.store import default_db
+
+    url = url or default_db()
+    if url.startswith(("postgresql://", "postgres://")):
+        raise BadInput(postgres)
+    path = Path(url.removeprefix("sqlite:///")).expanduser()
+    if path.exists() and not path.is_file():
+        raise BadInput(f"{path} is not a database file")
+    return path
+
+
+def _same_file(a: str | Path, b: Path) -> bool:
+    try:
+        return Path(a).samefile(b)
+    except OSError:  # one of them is not there (or cannot be looked at): not the same
+        return False
+
+
 def cmd_db_backup(args: argparse.Namespace, out: TextIO) -> None:
     from gridgames.store import open_store
-    from gridgames.store.sqlite import SQLiteStore
 
-    store = open_store(args.db)
+    db = _sqlite_file(args.db, "backup copies an SQLite database; for PostgreSQL use pg_dump")
+    if not db.exists():  # opening it would make an empty one, and back that up
+        raise BadInput(f"no database at {db} (--db names an existing one)")
+    if Path(args.path).is_dir():
+        raise BadInput(f"{args.path} is a directory: give the backup file's path")
+    if _same_file(args.path, db):
+        raise BadInput(f"{args.path} is the database itself: give another file")
+    store = open_store(str(db))
     try:
-        if not isinstance(store, SQLiteStore):
-            raise BadInput("backup copies an SQLite database; for PostgreSQL use pg_dump")
-        store.backup(args.path)
+        try:
+            store.backup(args.path)
+        except (sqlite3.Error, OSError) as err:
+            raise BadInput(f"cannot write the backup {args.path}: {err}") from None
         print(f"backed up {store.count()} games from {store.where} to {args.path}", file=out)
     finally:
         store.close()
 
 
 def cmd_db_restore(args: argparse.Namespace, out: TextIO) -> None:
-    from gridgames.store import default_db
     from gridgames.store.sqlite import restore
 
-    target = args.db or default_db()
-    if target.startswith(("postgresql://", "postgres://")):
-        raise BadInput("restore puts back an SQLite backup; for PostgreSQL use pg_restore")
-    games = restore(args.path, target.removeprefix("sqlite:///"))
+    target = _sqlite_file(args.db, "restore puts back an SQLite backup; for PostgreSQL use "
+                          "pg_restore")
+    if _same_file(args.path, target):  # its write-ahead log would be lost
+        raise BadInput(f"{args.path} is the database itself: give its backup")
+    try:
+        games = restore(args.path, target)
+    except OSError as err:
+        raise BadInput(f"cannot restore into {target}: {err.strerror or err}") from None
     print(f"restored {games} games from {args.path} into {target} (start the server again)",
           file=out)
 
@@ -354,7 +388,10 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        for arg in argv:  # undecodable bytes arrive as lone surrogates: nothing could keep
+            check_text(arg, f"the argument {arg[:60]!r}")  # or print them
         games = default_games()
         parser = build_parser(games)
         args = parser.parse_args(argv)

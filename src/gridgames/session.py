@@ -29,6 +29,7 @@ from gridgames.core.ids import GameId, find_game
 from gridgames.core.params import Params
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
+from gridgames.core.text import check_text
 from gridgames.registry import default_games
 
 RESTART = "!restart"
@@ -61,8 +62,8 @@ class Session:
     def new(cls, game_name: str, params_text: str = "", seed: str | None = None,
             games: Games | None = None) -> Session:
         game = find_game(games or default_games(), game_name)
-        params = game.parse_params(params_text)
-        seed = seed if seed is not None else Rng.new_seed()
+        params = game.parse_params(check_text(params_text, "params"))
+        seed = check_text(seed, "seed") if seed is not None else Rng.new_seed()
         return cls(game, params, game.new_desc(params, Rng(seed)), seed)
 
     @classmethod
@@ -239,6 +240,7 @@ class Session:
 
     def _record(self, move: str) -> Any:
         """Apply a move or a marker at the cursor and record it (the redo tail goes)."""
+        check_text(move, "move")  # the history is stored as it is
         applied = self._applied[self.cursor] + \
             (max(1, move.count(" ")) if move.startswith((SOLVE, JUMP)) else 1)
         if applied > MAX_HISTORY:
@@ -287,18 +289,20 @@ class Session:
         """A session from a save; BadInput naming the first problem, and no session at all."""
         return cls.from_dict(cls.parse_save(text), games)
 
-    @staticmethod
-    def parse_save(text: str | bytes) -> Any:
+    @classmethod
+    def parse_save(cls, text: str | bytes) -> dict[str, Any]:
+        """A save's JSON, its fields checked (a caller may generate the seed's start from it
+        before from_dict)."""
         try:
-            return json.loads(text)
+            data = json.loads(text)
         except (ValueError, TypeError, RecursionError) as err:
             raise BadInput(f"save file is not JSON: {str(err)[:80]}") from None
+        return cls._check_save(data)
 
-    @classmethod
-    def from_dict(cls, data: Any, games: Games | None = None,
-                  seed_desc: str | None = None) -> Session:
-        """A session from a parsed save. `seed_desc`: the start the save's seed makes, when
-        the caller has generated it already (it is checked against the save's desc)."""
+    @staticmethod
+    def _check_save(data: Any) -> dict[str, Any]:
+        """The save's fields have their types and their text can be stored (the moves are
+        checked as they are replayed); BadInput naming the first that does not."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise BadInput("not a gridgames save file")
         if data.get("version") != SAVE_VERSION:
@@ -310,11 +314,23 @@ class Session:
         seed = data.get("seed")
         if seed is not None and not isinstance(seed, str):
             raise BadInput("save file: 'seed' must be a string or null")
+        for key in ("game", "params", "desc", "seed"):
+            if data.get(key) is not None:
+                check_text(data[key], f"save file: {key!r}")
         moves, cursor = data["moves"], data["cursor"]
         if len(moves) > MAX_HISTORY:
             raise BadInput(f"save file has more than {MAX_HISTORY} moves")
         if not 0 <= cursor <= len(moves):
             raise BadInput(f"save file: cursor {cursor} is outside 0..{len(moves)}")
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, games: Games | None = None,
+                  seed_desc: str | None = None) -> Session:
+        """A session from a parsed save. `seed_desc`: the start the save's seed makes, when
+        the caller has generated it already (it is checked against the save's desc)."""
+        data = cls._check_save(data)
+        seed, moves, cursor = data.get("seed"), data["moves"], data["cursor"]
         game = find_game(games or default_games(), data["game"])
         params = game.parse_params(data["params"])
         if seed is not None and (seed_desc if seed_desc is not None else

@@ -16,6 +16,7 @@ from gridgames.core.errors import BadInput, UnknownName
 from gridgames.core.game import Game
 from gridgames.core.params import Params
 from gridgames.core.rng import Rng
+from gridgames.core.text import check_text
 
 MAX_ID_LEN = 10_000
 
@@ -42,6 +43,7 @@ class GameId:
         text = text.strip()
         if len(text) > MAX_ID_LEN:
             raise BadInput("game ID is too long")
+        check_text(text, "game ID")  # its desc and seed are stored as they are
         if text.partition(":")[0] not in games:  # another program's ID, for a game that reads it
             for game in games.values():
                 converted = game.foreign_ids.convert(text) if game.foreign_ids else None

@@ -27,6 +27,7 @@ PROVEN = "proven"
 BEST_FOUND = "best found"
 NONE = "none within budget"
 STATUSES = (PROVEN, BEST_FOUND, NONE)
+GAME_OVER = "the game is over"
 
 
 @dataclass(frozen=True)
@@ -128,3 +129,9 @@ def proven(value: Any, meter: Meter | None = None, note: str = "") -> Result[Any
 
 def best_found(value: Any, meter: Meter | None = None, note: str = "") -> Result[Any]:
     return (meter or Meter()).result(value, BEST_FOUND if value is not None else NONE, note)
+
+
+def game_over(meter: Meter | None = None, note: str = GAME_OVER) -> Result[Any]:
+    """What machine play answers on a finished position (won, lost, drawn, solved): no move
+    (None, whatever the kind: a move, a hint, a solution, an analysis), proven, and why."""
+    return proven(None, meter, note)

@@ -5,11 +5,16 @@ columns refuse), so such text is refused where it comes in, with the name of the
 
 from __future__ import annotations
 
+from typing import Any
+
 from gridgames.core.errors import BadInput
 
 
-def check_text(value: str, what: str) -> str:
-    """`value` unchanged, or BadInput naming `what` when a store could not keep it."""
+def check_text(value: Any, what: str) -> str:
+    """`value` unchanged, or BadInput naming `what` when a store could not keep it (or it is
+    not a string at all)."""
+    if not isinstance(value, str):
+        raise BadInput(f"{what} must be a string")
     if "\x00" in value:
         raise BadInput(f"{what} contains a NUL character")
     try:

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 
 from gridgames.compute.jobs import SOLUTION_STEPS, Job, capability
@@ -27,6 +28,7 @@ from gridgames.core.game import describe
 from gridgames.core.ids import GameId
 from gridgames.core.result import BEST_FOUND, Budget, Result
 from gridgames.core.rng import Rng
+from gridgames.core.text import check_text
 from gridgames.registry import Games
 from gridgames.session import MAX_HISTORY, Session, no_solution
 from gridgames.web import online
@@ -48,6 +50,19 @@ CLOCK = "clock_ms"  # in a game's extra: the time its page has been showing it, 
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        """Every text of a body (a list's too) is text a store can keep, checked before any
+        of it is used: a seed or seats go to the store without passing the session."""
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                try:
+                    check_text(text, "the value")
+                except BadInput as err:  # the message as it is, without "Value error, "
+                    raise PydanticCustomError("text", str(err)) from None
+        return value
 
 
 class NewGame(_Body):

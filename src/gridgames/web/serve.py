@@ -33,6 +33,7 @@ CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configurat
 SERVER_BASE_MB = 200
 FILES_BESIDE_PAGES = 1000  # open files a server process needs besides its live pages
 MIN_WORKER_MB = 1024
+MAX_MEMORY_MB = 16 << 20
 
 
 def add_serve_options(p: argparse.ArgumentParser) -> None:
@@ -125,6 +126,8 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
         raise BadInput("--db-timeout must be above 0 and at most 60 seconds")
     if not 0 < args.games_per_minute <= 1_000_000:
         raise BadInput("--games-per-minute must be above 0")
+    if args.memory_mb > MAX_MEMORY_MB:  # past it a worker's limit is no C long: it never starts
+        raise BadInput(f"--memory-mb must be at most {MAX_MEMORY_MB} (16 TB)")
     db = args.db or default_db()
     if args.workers > 1 and not db.startswith(("postgresql://", "postgres://")):
         raise BadInput("--workers above 1 needs PostgreSQL (--db postgresql://...): an "
@@ -261,8 +264,8 @@ def _check_free(host: str, port: int) -> None:
     """Fail with one clear line when the address cannot be bound (uvicorn would log and exit)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as err:
-        raise BadInput(f"cannot serve on {host}: {err}") from err
+    except (OSError, UnicodeError) as err:  # UnicodeError: a name IDNA cannot encode
+        raise BadInput(f"cannot serve on {host[:80]!r}: {err}") from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Hint, Hinter
-from gridgames.core.result import BEST_FOUND, Budget, Meter, Result
+from gridgames.core.result import BEST_FOUND, Budget, Meter, Result, game_over
 from gridgames.core.rng import Rng
 from gridgames.games.ishido.game import (
     CLASSIC,
@@ -131,7 +131,7 @@ class IshidoHints(Hinter):
     def hint(self, state: IshidoState, budget: Budget) -> Result[Hint]:
         meter = Meter(budget)
         if state.over:
-            return meter.result(None, BEST_FOUND, "the game is over")
+            return game_over(meter)
         cell = best_cell(state.board, state.pouch, state.params.rules, state.fourways)
         meter.nodes = len(state.valid)
         return meter.result(Hint(GRID.cell_name(cell)), BEST_FOUND,

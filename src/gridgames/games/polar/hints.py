@@ -27,7 +27,7 @@ from typing import Any
 
 from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Hint, Hinter, Solver
-from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result
+from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result, game_over
 from gridgames.core.words import count
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
 from gridgames.games.polar.game import line_pushes, play
@@ -110,6 +110,8 @@ class PolarHints(Solver, Hinter):
         """The line from this position, or the answer when there is no line to give (none
         found within the budget, or proven none)."""
         meter = Meter(budget)
+        if state.hearts == 0:
+            return meter, None, game_over(meter, "the level is solved")
         found = self._line(bytes(state.board), state.penguin, meter)
         if found is None:
             return meter, None, meter.result(None, NONE, "no solution found within the budget")

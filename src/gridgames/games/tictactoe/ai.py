@@ -11,9 +11,8 @@ from __future__ import annotations
 import threading
 
 from gridgames.core.capabilities import AiPlayer
-from gridgames.core.errors import IllegalMove
 from gridgames.core.game import Game
-from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
 from gridgames.core.rng import Rng
 from gridgames.core.search import Minimax
 from gridgames.core.stones import StoneState
@@ -39,7 +38,7 @@ class TicTacToeAi(AiPlayer):
         meter = Meter(budget)
         legal = self.game.legal_moves(state)
         if not legal:
-            raise IllegalMove("the game is over")
+            return game_over(meter)
         if level == "random":
             return meter.result(rng.choice(legal), BEST_FOUND, NOTES[level])
         with self._lock:

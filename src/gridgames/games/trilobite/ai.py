@@ -21,8 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gridgames.core.capabilities import AiPlayer
-from gridgames.core.errors import IllegalMove
-from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite.bitboard import Bitboard
 from gridgames.games.trilobite.game import COLUMN_NAMES
@@ -202,7 +201,7 @@ class TrilobiteAi(AiPlayer):
     def choose(self, state, level: str, rng: Rng, budget: Budget) -> Result[str]:
         self.check_level(level)
         if state.over:
-            raise IllegalMove("the game is over")
+            return game_over()
         meter = Meter(budget)
         board = Bitboard.of(state)
         if level != PERFECT:

@@ -167,7 +167,8 @@ class Book:
         head, _, body = data.partition(b"\n")
         try:
             header = json.loads(head.decode())
-            if header.get("format") != FORMAT or header.get("version") != VERSION:
+            if not isinstance(header, dict) or header.get("format") != FORMAT or \
+                    header.get("version") != VERSION:
                 raise ValueError("not a gridgames Trilobite book of this version")
             width, height, line = (int(header[k]) for k in ("width", "height", "line"))
             count, depth, target = (int(header[k]) for k in ("entries", "depth", "target"))
@@ -180,7 +181,7 @@ class Book:
                 raise ValueError("the entries are cut short or followed by something else")
             if len(raw) != 9 * count:
                 raise ValueError(f"{len(raw)} bytes of entries for {count} entries")
-        except (ValueError, KeyError, TypeError, zlib.error, UnicodeDecodeError) as err:
+        except (ValueError, KeyError, TypeError, OverflowError, RecursionError, zlib.error) as err:
             raise BadInput(f"{where} is not a valid book: {err}") from None
         keys = np.cumsum(np.frombuffer(raw[:8 * count], dtype="<u8"), dtype=np.uint64)
         scores = np.frombuffer(raw[8 * count:], dtype=np.int8).copy()
@@ -191,14 +192,19 @@ class Book:
     def save(self, path: Path) -> None:
         """Written whole to a file beside it, then renamed: an interrupted save leaves the
         previous book as it was."""
-        path.parent.mkdir(parents=True, exist_ok=True)
         spare = path.with_name(path.name + ".part")
-        spare.write_bytes(self.to_bytes())
-        os.replace(spare, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            spare.write_bytes(self.to_bytes())
+            os.replace(spare, path)
+        except OSError as err:
+            raise BadInput(f"cannot write the book {path}: {err.strerror or err}") from None
 
     @classmethod
     def load(cls, path: Path) -> Book:
         try:
+            if path.exists() and not path.is_file():  # a directory, or /dev/zero: no end
+                raise BadInput(f"{path} is not a book file")
             size = path.stat().st_size
             if size > MAX_BOOK_BYTES:
                 raise BadInput(f"{path} is larger than {MAX_BOOK_BYTES // 2**20} MB")

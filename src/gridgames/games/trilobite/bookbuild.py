@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
@@ -152,7 +154,10 @@ def _worker(shape: tuple[int, int, int], memory_mb: float, tasks, answers) -> No
     from gridgames.games.trilobite.solver import make_solver
 
     parent = os.getppid()
-    solver = make_solver(*shape, memory_mb=memory_mb)
+    try:
+        solver = make_solver(*shape, memory_mb=memory_mb)
+    except BadInput:  # no memory for the table: the parent sees this process end, says why
+        return
     while os.getppid() == parent and (family := tasks.get()) is not None:
         for position in family:
             answers.put((position, solver.solve(*position)))
@@ -214,7 +219,7 @@ class Builder:
                          "the lines of two perfect players" if strays == 0 else
                          f"lines with at most {count_words(strays, 'move')} off the best")
                 self.say(f"ply {ply} ({lines}): {count:,} positions to solve")
-                self._solve_all(families, tasks, answers, ply)
+                self._solve_all(families, tasks, answers, ply, procs)
                 self.save()
         except KeyboardInterrupt:
             book = self.save()
@@ -230,17 +235,30 @@ class Builder:
             tasks.cancel_join_thread()
         return self.save()
 
-    def _solve_all(self, families: list[list[Position]], tasks, answers, ply: int) -> None:
+    def _solve_all(self, families: list[list[Position]], tasks, answers, ply: int,
+                   procs: list) -> None:
         for family in families:
             tasks.put(family)
         total = sum(len(family) for family in families)
         last_save = time.monotonic()
         for _ in progress(range(total), total, f"ply {ply}"):
-            (current, mask, _), score = answers.get()
+            (current, mask, _), score = _answer(answers, procs)
             self.entries[position_key(current, mask, self.g)] = score
             if time.monotonic() - last_save > self.save_seconds:
                 self.save()
                 last_save = time.monotonic()
+
+
+def _answer(answers, procs: list) -> Any:
+    """The next answer; BadInput when a build process has ended without giving it (no
+    memory for its table, or killed), where waiting would last for ever."""
+    while True:
+        try:
+            return answers.get(timeout=1.0)
+        except queue.Empty:
+            if not all(proc.is_alive() for proc in procs):
+                raise BadInput("a build process ended early (not enough memory for its "
+                               "table? try a smaller --memory)") from None
 
 
 def verify(book: Book, sample: int, seed: str, memory_mb: float = 256.0,

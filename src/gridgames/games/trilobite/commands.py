@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -112,6 +113,7 @@ def cmd_book_build(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput("--memory must be from 1 to 16384 MB")
     path = Path(args.out) if args.out else \
         user_books() / book_name(params.width, params.height, params.line)
+    _check_writable(path)
     builder = Builder(params.width, params.height, params.line, args.depth, path,
                       args.workers, args.memory,
                       say=lambda text: print(text, file=sys.stderr, flush=True))
@@ -120,6 +122,15 @@ def cmd_book_build(args: argparse.Namespace, out: TextIO) -> None:
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     print(f"{path}: {describe(book)}", file=out)
+
+
+def _check_writable(path: Path) -> None:
+    """A book that cannot be written is refused now, not after the first ply's work."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path.parent).close()
+    except OSError as err:
+        raise BadInput(f"cannot write the book {path}: {err.strerror or err}") from None
 
 
 def _the_book(args: argparse.Namespace) -> Book:

@@ -32,7 +32,7 @@ from typing import Any
 from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
-from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard, Geometry, geometry
 from gridgames.games.trilobite.book import BookShelf, child_positions, win_score
 from gridgames.games.trilobite.game import COLUMN_NAMES
@@ -345,10 +345,12 @@ def compiled_fits(width: int, height: int) -> bool:
 
 def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float = 64.0,
                 engine: str = "auto"):
-    """The compiled solver when numba is there and the board fits 63 bits, else Python."""
+    """The compiled solver when numba is there and the board fits 63 bits, else Python.
+    BadInput when its table of `memory_mb` cannot be had (a limit on the address space)."""
     if engine not in ("auto", "fast", "python"):
         raise BadInput("engine must be auto, fast or python")
     fits = compiled_fits(width, height)
+    kind: Any = Solver
     if engine != "python" and fits:
         try:
             from gridgames.games.trilobite.fastsolver import FastSolver
@@ -356,11 +358,14 @@ def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float
             if engine == "fast":
                 raise BadInput("the compiled solver needs numba") from None
         else:
-            return FastSolver(width, height, line, memory_mb)
-    if engine == "fast":
+            kind = FastSolver
+    if engine == "fast" and kind is Solver:
         raise BadInput(f"the compiled solver needs width x (height + 1) <= 63, not "
                        f"{width * (height + 1)}")
-    return Solver(width, height, line, memory_mb)
+    try:
+        return kind(width, height, line, memory_mb)
+    except MemoryError:
+        raise BadInput(f"not enough memory for a table of {memory_mb:g} MB") from None
 
 
 class SolverPool:
@@ -445,6 +450,8 @@ class TrilobiteAnalyzer(Analyzer):
         return found, meter
 
     def analyze(self, state: Any, budget: Budget) -> Result[dict[str, int | None]]:
+        if state.over:
+            return game_over()
         scores, meter = self.scores(state, budget)
         shown = {COLUMN_NAMES[col]: (None if score == UNKNOWN else score)
                  for col, score in enumerate(scores) if score is not None}

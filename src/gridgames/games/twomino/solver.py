@@ -28,9 +28,11 @@ from typing import Any
 
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Checker, Hint, Hinter, Solver
-from gridgames.core.result import PROVEN, Budget, Meter, Result
+from gridgames.core.result import PROVEN, Budget, Meter, Result, game_over
 from gridgames.games.twomino.board import LEVELS, Layout, layout, pair_index, pair_name
 from gridgames.games.twomino.deductions import Finding, forcing_chains, set_analysis
+
+SOLVED = "the puzzle is solved"  # machine play's note on a finished puzzle
 
 
 @dataclass
@@ -374,6 +376,8 @@ class TwoMinoSolver(Solver, Hinter, Checker):
     def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
         """Bars to toggle from here to a solution (one of them when there are several)."""
         meter = Meter(budget)
+        if state.won:  # another solution's bars would be moves after the end
+            return game_over(meter, SOLVED)
         solution = solve_board(state.n, state.symbols, state.locked)
         if solution is None:
             return meter.result(None, PROVEN, "no solution with these locked bars")
@@ -384,7 +388,7 @@ class TwoMinoSolver(Solver, Hinter, Checker):
     def hint(self, state: Any, budget: Budget) -> Result[Hint]:
         meter = Meter(budget)
         if state.won:
-            return meter.result(None, PROVEN, "the puzzle is solved")
+            return game_over(meter, SOLVED)
         found = next_hint(state.n, state.symbols, state.locked, state.on)
         if found is None:
             return meter.result(None, PROVEN, "no deduction left from here: check your bars")
