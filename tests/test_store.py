@@ -202,3 +202,20 @@ def test_a_backup_is_for_its_owner_only(tmp_path):
     finally:
         store.close()
     assert stat.S_IMODE((tmp_path / "copy.db").stat().st_mode) == 0o600
+
+
+def test_a_backup_changes_nothing_in_the_database_it_copies(tmp_path):
+    """`db backup` is run with whatever program is at hand: it must not upgrade the schema
+    of a database a server of another version is using."""
+    from gridgames.store.sqlite import backup
+
+    path = tmp_path / "games.db"
+    store = open_store(str(path))
+    store.create(record())
+    with store.transaction() as cur:  # as an older program left it
+        store._run(cur, "UPDATE schema_version SET version = ?", (LATEST - 1,))
+    try:
+        assert backup(path, tmp_path / "copy.db") == 1
+        assert store.schema_version() == LATEST - 1
+    finally:
+        store.close()

@@ -279,7 +279,7 @@ def _same_file(a: str | Path, b: Path) -> bool:
 
 
 def cmd_db_backup(args: argparse.Namespace, out: TextIO) -> None:
-    from gridgames.store import open_store
+    from gridgames.store.sqlite import backup
 
     db = _sqlite_file(args.db, "backup copies an SQLite database; for PostgreSQL use pg_dump")
     if not db.exists():  # opening it would make an empty one, and back that up
@@ -288,15 +288,11 @@ def cmd_db_backup(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput(f"{args.path} is a directory: give the backup file's path")
     if _same_file(args.path, db):
         raise BadInput(f"{args.path} is the database itself: give another file")
-    store = open_store(str(db))
     try:
-        try:
-            store.backup(args.path)
-        except (sqlite3.Error, OSError) as err:
-            raise BadInput(f"cannot write the backup {args.path}: {err}") from None
-        print(f"backed up {store.count()} games from {store.where} to {args.path}", file=out)
-    finally:
-        store.close()
+        games = backup(db, args.path)
+    except (sqlite3.Error, OSError) as err:
+        raise BadInput(f"cannot write the backup {args.path}: {err}") from None
+    print(f"backed up {games} games from {db} to {args.path}", file=out)
 
 
 def cmd_db_restore(args: argparse.Namespace, out: TextIO) -> None:

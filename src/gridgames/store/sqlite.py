@@ -181,15 +181,32 @@ class SQLiteStore(SqlStore):
             self._db.close()
 
     def backup(self, target: str | Path) -> None:
-        """A consistent copy of the database, taken while it is in use, readable by its
-        owner only (it holds every game's secret links)."""
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o600))
-        copy = sqlite3.connect(target)
-        try:
-            with self._lock:
-                self._db.backup(copy)
-        finally:
-            copy.close()
+        """A consistent copy of the database, taken while it is in use."""
+        with self._lock:
+            _copy(self._db, target)
+
+
+def backup(source: str | Path, target: str | Path) -> int:
+    """A consistent copy of the database file at source, taken while a server may be using
+    it, without upgrading its schema or changing anything in it (a backup is taken with
+    whatever program is at hand); how many games it holds."""
+    db = sqlite3.connect(f"file:{Path(source)}?mode=ro", uri=True, timeout=DEFAULT_TIMEOUT)
+    try:
+        _copy(db, target)
+        return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    finally:
+        db.close()
+
+
+def _copy(db: sqlite3.Connection, target: str | Path) -> None:
+    """SQLite's online backup into target, a file readable by its owner only (it holds
+    every game's secret links)."""
+    os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o600))
+    copy = sqlite3.connect(target)
+    try:
+        db.backup(copy)
+    finally:
+        copy.close()
 
 
 def restore(backup: str | Path, target: str | Path) -> int:
