@@ -419,6 +419,10 @@ def test_slow_requests_are_answered_408_and_closed_while_others_are_served(tmp_p
             assert b"content-security-policy" in answer.lower()
             slow.close()
         assert server.call("GET", "/api/v1/games")[0] == 200
+        garbled = connect(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n")
+        answer = garbled.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 400") and b"content-security-policy" in answer
+        garbled.close()
     finally:
         server.stop()
 

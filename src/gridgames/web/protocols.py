@@ -162,6 +162,11 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
         self._stop_waiting()
         super().connection_lost(exc)
 
+    def send_400_response(self, msg: str) -> None:
+        """Malformed HTTP (uvicorn's own answer lacks the security headers)."""
+        self.transport.write(_answer(b"400 Bad Request", msg))
+        self.transport.close()
+
     def _wait_for(self, timeouts: int) -> None:
         self._stop_waiting()
         self._waiting = self.loop.call_later(timeouts * client_timeout(self.app_state),
@@ -182,7 +187,8 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
         if cycle is not None and cycle.response_started:  # a second answer would garble it
             self.transport.abort()
         else:
-            self.transport.write(_timed_out())
+            self.transport.write(_answer(b"408 Request Timeout",
+                                         "the request did not arrive in time"))
             self.transport.close()
             # A client that does not read the answer either is not waited for.
             self.loop.call_later(1.0, self.transport.abort)
@@ -191,13 +197,15 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
             cycle.message_event.set()
 
 
-def _timed_out() -> bytes:
-    body = json.dumps({"error": "the request did not arrive in time"}).encode()
+def _answer(status: bytes, error: str) -> bytes:
+    """An answer the connection makes itself, before any app: JSON, with the security
+    headers every answer carries, and the connection closed after it."""
+    body = json.dumps({"error": error}).encode()
     headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
                (b"content-length", str(len(body)).encode()), *HEADERS,
                (b"content-security-policy", CSP.encode())]
     head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
-    return b"HTTP/1.1 408 Request Timeout\r\n" + head + b"\r\n" + body
+    return b"HTTP/1.1 " + status + b"\r\n" + head + b"\r\n" + body
 
 
 class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
