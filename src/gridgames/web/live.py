@@ -203,8 +203,10 @@ class Hub:
                 try:
                     shown = await self._run(self._read_shown, game_id,
                                             [v.token for v in viewers])
-                except Exception as err:  # the game went, or the database: each page below
-                    log.debug("delivery of a game failed: %s", err)
+                except Unavailable as err:  # the pages catch up at the next change or hello
+                    log.debug("delivery of a game waits for the database: %s", err)
+                    return
+                except UnknownName:  # the game went: each page is told by its own link
                     shown = {}
                 for viewer in viewers:
                     found = shown.get(viewer.token)
