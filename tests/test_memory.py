@@ -15,6 +15,8 @@ import pytest
 
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow
+
 BOUND_MB = 1500
 SHAPES = list(itertools.product(range(4, 14), range(4, 9)))  # 10 widths x 5 heights
 

@@ -54,6 +54,7 @@ def test_the_shared_environment_does_not_have_the_plugin():
     assert "lightsout" not in default_games()
 
 
+@pytest.mark.slow
 def test_listed_and_played_from_the_command_line(plugin_python):
     listed = run(plugin_python, "list")
     assert listed.returncode == 0 and "lightsout" in listed.stdout
@@ -73,6 +74,7 @@ def test_listed_and_played_from_the_command_line(plugin_python):
     assert bad.returncode == 2 and "not a cell" in bad.stderr
 
 
+@pytest.mark.slow
 def test_the_conformance_suite_runs_on_it(plugin_python):
     result = subprocess.run(
         [str(plugin_python), "-m", "pytest", str(ROOT / "tests" / "test_conformance.py"),

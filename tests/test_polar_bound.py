@@ -7,6 +7,8 @@ only while this holds."""
 import heapq
 from collections import deque
 
+import pytest
+
 from gridgames.core.rng import Rng
 from gridgames.games.polar import analysis, walking
 from gridgames.games.polar import fastsolver as fast
@@ -107,6 +109,7 @@ def checked_positions(rng: Rng, make_board, boards: int):
             yield key, start, penguin, true, bound
 
 
+@pytest.mark.slow
 def test_the_bound_never_overestimates_on_exhaustively_searched_boards():
     positions = solvable = tight = above_hearts = 0
     for key, _, _, true, bound in checked_positions(Rng("polar bound"), small_board, 25):
@@ -130,6 +133,7 @@ def mountain_board(rng: Rng) -> tuple[bytes, int]:
     return bytes(board), penguin
 
 
+@pytest.mark.slow
 def test_the_bound_with_bombs_on_the_way_never_overestimates(monkeypatch):
     positions = lifted = travelled = 0
     rng = Rng("polar bound mountains")
@@ -237,6 +241,7 @@ def fewest_moves_everywhere(board: bytes, penguin: int, cap: int) -> dict[bytes,
     return distance
 
 
+@pytest.mark.slow
 def test_the_moves_bound_never_overestimates_on_exhaustively_searched_boards():
     """walking.move_bound (the pushes left plus the walk left: one heart's way, or the route
     through every heart) against the true fewest moves; the kernel's copy (in an A* over

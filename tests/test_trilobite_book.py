@@ -38,6 +38,9 @@ from gridgames.games.trilobite.bookbuild import (
 from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
 
 SMALL = (5, 4, 4)  # small enough to build a whole book in a second
+# One worker runs the module, so the books of the `built` fixture are built once
+# (`--dist loadgroup`, as `make test` runs).
+pytestmark = pytest.mark.xdist_group("trilobite-book")
 
 
 def random_positions(g, count, seed="book"):
@@ -67,6 +70,7 @@ def test_keys_are_shared_by_mirror_images_and_decode():
         assert back in ((current, mask, moves), (mirror(current, g), mirror(mask, g), moves))
 
 
+@pytest.mark.slow
 def test_floor_and_ceiling_clamp_the_exact_score():
     g = geometry(*SMALL)
     fast = make_solver(*SMALL)
@@ -101,6 +105,7 @@ def built(tmp_path_factory):
     return book
 
 
+@pytest.mark.slow
 def test_a_built_book_is_complete_and_exact(built):
     book, path = built(5)
     assert book.depth == book.target + 1 == 6
@@ -118,6 +123,7 @@ def test_a_built_book_is_complete_and_exact(built):
     assert Book.load(path).entries() == book.entries()
 
 
+@pytest.mark.slow
 def test_a_build_resumes_to_the_same_book(tmp_path, built):
     whole, whole_path = built(5)
     part = build(tmp_path, 2, "part.book")
@@ -127,6 +133,7 @@ def test_a_build_resumes_to_the_same_book(tmp_path, built):
     assert (tmp_path / "part.book").read_bytes() == whole_path.read_bytes()
 
 
+@pytest.mark.slow
 def test_a_damaged_book_is_refused_and_the_game_searches_instead(tmp_path, built):
     good = built(4)[0].to_bytes()
     for bad in (b"", b"{}\n", good[:-5], good.replace(b'"width": 5', b'"width": 20'),
@@ -137,6 +144,7 @@ def test_a_damaged_book_is_refused_and_the_game_searches_instead(tmp_path, built
     assert len(BookShelf([tmp_path]).get(*SMALL)) == 0
 
 
+@pytest.mark.slow
 def test_the_analysis_reads_the_book_and_agrees_with_the_solver(tmp_path, built):
     shutil.copy(built(4)[1], tmp_path / book_name(*SMALL))
     game = make_game()
@@ -172,6 +180,7 @@ def run_cli(*args, cwd=None):
                           text=True, cwd=cwd, timeout=300)
 
 
+@pytest.mark.slow
 def test_book_commands(tmp_path):
     out = tmp_path / "cli.book"
     done = run_cli("trilobite", "book", "build", "--params", "width=5,height=4,line=4",
@@ -190,6 +199,7 @@ def test_book_commands(tmp_path):
         assert done.stderr.strip().count("\n") == 0, done.stderr
 
 
+@pytest.mark.slow
 def test_the_build_goes_first_where_two_perfect_players_go(built):
     """A book cut short is worth most where strong players go: the build's next work is the
     children of the book nodes both sides reach playing only best moves (ties included), and
@@ -229,6 +239,7 @@ def test_the_build_goes_first_where_two_perfect_players_go(built):
 SHIPPED = PACKAGE_BOOKS / book_name(7, 6, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", ["empty", "shipped"])
 def test_a_build_stopped_by_kill_saves_and_stops_its_workers(tmp_path, start):
     """`kill` (SIGTERM) during a build: the book is saved, the command says how to go on,

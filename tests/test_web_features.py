@@ -194,6 +194,7 @@ def test_help_explains_the_rules_and_no_key_does_two_things(page, server_url):
             assert not any("Move or push" in what and "w" in shown for shown, what in rows)
 
 
+@pytest.mark.slow
 def test_trilobite_columns_past_nine_by_keyboard(page, server_url):
     open_page(page, server_url, "trilobite",
               "trilobite:width=12,height=6,line=4:12/12/12/12/12/12")

@@ -17,6 +17,7 @@ def moves_shown(page, n):
     expect(page.locator("#polar-info")).to_have_text(re.compile(rf"^Moves {n}\b"))
 
 
+@pytest.mark.slow
 def test_level_1_to_the_win_with_the_keyboard(page, server_url):
     # The level's stored line, its fewest moves (99; the fewest pushes' line is 152 moves,
     # each a key press and an answer: a third of this test's time)

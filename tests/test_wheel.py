@@ -18,6 +18,8 @@ import pytest
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
+# One worker builds the wheel for both tests (`--dist loadgroup`, as `make test` runs).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 
 @pytest.fixture(scope="module")
