@@ -50,16 +50,20 @@ def pytest_itemcollected(item):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """The slow tests first, then the browser's, then the rest (each in file order): the
-    longest are shared out between the xdist workers from the start and a run ends on
-    short tests, not with one worker still in a long one while the other waits."""
+    """The modules with slow tests first, then those with browser tests, then the rest, each
+    module whole and in file order (its module fixtures are made once): the longest tests
+    are shared out between the xdist workers from the start and a run ends on short ones,
+    not with one worker still in a long test while the other waits."""
 
     def rank(item) -> int:
         if item.get_closest_marker("slow"):
             return 0
         return 1 if item.get_closest_marker("browser") else 2
 
-    items.sort(key=rank)
+    module_rank: dict[Path, int] = {}
+    for item in items:
+        module_rank[item.path] = min(module_rank.get(item.path, 2), rank(item))
+    items.sort(key=lambda item: module_rank[item.path])
 
 
 def make_app(path: Path, **settings):

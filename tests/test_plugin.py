@@ -25,6 +25,9 @@ from tests.conftest import free_port, screenshot
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "examples" / "lightsout"
+# One worker runs the module, so the plugin's environment is made once (`--dist loadgroup`,
+# as `make test` runs).
+pytestmark = pytest.mark.xdist_group("plugin")
 
 
 @pytest.fixture(scope="module")
