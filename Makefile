@@ -1,14 +1,17 @@
 # Two commands on a fresh machine: `make run` (set up, start the app) and `make test`
 # (set up with the test tools, lint, run the whole suite). Both create .venv and install into
-# it; `make run` installs only what the app needs.
+# it; `make run` installs only what the app needs. `make check` is the loop before a commit:
+# lint and the tests marked neither slow nor browser, in under a minute.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 APP := $(VENV)/.installed-app
 TOOLS := $(VENV)/.installed-test
+# Two workers; loadgroup keeps each xdist_group's tests (a module's shared build) on one.
+PYTEST := $(BIN)/python -m pytest -n 2 -q --dist loadgroup
 
-.PHONY: run test lint bench system-deps clean
+.PHONY: run test check lint bench system-deps clean
 
 $(APP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +34,10 @@ lint: $(TOOLS)
 	$(BIN)/ruff check src tests bench examples
 
 test: $(TOOLS) system-deps lint
-	$(BIN)/python -m pytest -n 2 -q
+	$(PYTEST)
+
+check: $(TOOLS) lint
+	$(PYTEST) -m "not slow and not browser"
 
 bench: $(APP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

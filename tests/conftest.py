@@ -37,6 +37,35 @@ def pytest_configure(config):
                                               / "games.db"))
 
 
+# Modules whose every test starts server or worker processes of its own, or PostgreSQL, or
+# sends thousands of requests: slow as a whole (see the marker in pyproject.toml).
+SLOW_MODULES = {"test_compute.py", "test_durability.py", "test_fuzz.py",
+                "test_postgres_servers.py"}
+
+
+def pytest_itemcollected(item):
+    if item.path.name in SLOW_MODULES:
+        item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The modules with slow tests first, then those with browser tests, then the rest, each
+    module whole and in file order (its module fixtures are made once): the longest tests
+    are shared out between the xdist workers from the start and a run ends on short ones,
+    not with one worker still in a long test while the other waits."""
+
+    def rank(item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return 1 if item.get_closest_marker("browser") else 2
+
+    module_rank: dict[Path, int] = {}
+    for item in items:
+        module_rank[item.path] = min(module_rank.get(item.path, 2), rank(item))
+    items.sort(key=lambda item: module_rank[item.path])
+
+
 def make_app(path: Path, **settings):
     """The app over a real SQLite file at path."""
     from gridgames.web.app import create_app

@@ -136,6 +136,7 @@ def test_version(capsys):
     assert re.fullmatch(r"gridgames \d+\.\d+\.\d+\n", capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_ai_with_default_options_answers_within_its_cap():
     """The perfect level on a board the solver cannot prove quickly: it says so, within the
     cap (the one-time compile aside: the first call is not timed here)."""

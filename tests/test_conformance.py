@@ -19,6 +19,7 @@ from gridgames.session import Session
 GAMES = default_games()
 
 SEEDS = [f"conformance-{i}" for i in range(12)]
+QUICK_SEEDS = 2  # `make check` plays these; the others are marked slow (more of the same)
 # Games without a bound on their length (Polar: the penguin may walk for ever) are played for
 # this many random moves.
 UNBOUNDED_PLAYOUT = 150
@@ -51,7 +52,12 @@ def case(request):
     return request.param
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+def seeds(count: int) -> list:
+    return [seed if i < QUICK_SEEDS else pytest.param(seed, marks=pytest.mark.slow)
+            for i, seed in enumerate(SEEDS[:count])]
+
+
+@pytest.mark.parametrize("seed", seeds(len(SEEDS)))
 def test_random_playouts_keep_every_promise(case, seed):
     name, params = case
     game = GAMES[name]
@@ -83,7 +89,7 @@ def test_random_playouts_keep_every_promise(case, seed):
         assert game.status(states[-1]).over
 
 
-@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("seed", seeds(4))
 def test_session_undo_redo_save_load(case, seed):
     name, params = case
     game = GAMES[name]
@@ -115,7 +121,7 @@ def test_session_undo_redo_save_load(case, seed):
         assert session.undo() == loaded.state
 
 
-@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.parametrize("seed", seeds(3))
 def test_game_ids_round_trip(case, seed):
     name, params = case
     session = Session.new(name, params, seed)
@@ -146,7 +152,7 @@ def check_result(found, kind):
 QUICK = Budget(nodes=3_000, seconds=5.0)
 
 
-@pytest.mark.parametrize("seed", SEEDS[:2])
+@pytest.mark.parametrize("seed", seeds(2))
 def test_machine_play_answers_results(case, seed):
     """Every capability a game has, on positions of a random playout: AI moves are legal,
     hints are legal moves, solutions solve, analysis names legal moves."""

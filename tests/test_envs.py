@@ -131,6 +131,7 @@ def test_the_base_install_does_not_import_the_extras():
     assert answer.stdout.strip() == "False"
 
 
+@pytest.mark.slow
 def test_the_worked_example_trains_an_agent_that_never_loses_to_random():
     """examples/rl_tictactoe.py as a user runs it (about 20 s): trained against "random",
     it loses none of 100 games to it, and none to "perfect" either (it draws)."""

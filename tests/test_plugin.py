@@ -25,6 +25,9 @@ from tests.conftest import free_port, screenshot
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "examples" / "lightsout"
+# One worker runs the module, so the plugin's environment is made once (`--dist loadgroup`,
+# as `make test` runs).
+pytestmark = pytest.mark.xdist_group("plugin")
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +57,7 @@ def test_the_shared_environment_does_not_have_the_plugin():
     assert "lightsout" not in default_games()
 
 
+@pytest.mark.slow
 def test_listed_and_played_from_the_command_line(plugin_python):
     listed = run(plugin_python, "list")
     assert listed.returncode == 0 and "lightsout" in listed.stdout
@@ -73,6 +77,7 @@ def test_listed_and_played_from_the_command_line(plugin_python):
     assert bad.returncode == 2 and "not a cell" in bad.stderr
 
 
+@pytest.mark.slow
 def test_the_conformance_suite_runs_on_it(plugin_python):
     result = subprocess.run(
         [str(plugin_python), "-m", "pytest", str(ROOT / "tests" / "test_conformance.py"),

@@ -338,6 +338,7 @@ def test_original_level_1_fewest_pushes_is_14():
     assert replays_to_a_win(level.desc(), found.moves)
 
 
+@pytest.mark.slow
 def test_improving_width_search_proves_level_1s_14_pushes():
     # The width search's first solution is long; going on below it, it ends with 14 pushes
     # and nothing cheaper left: the same proof as A*'s.
@@ -350,6 +351,7 @@ def test_improving_width_search_proves_level_1s_14_pushes():
     assert replays_to_a_win(level.desc(), found.moves)
 
 
+@pytest.mark.slow
 def test_original_level_1_shortest_is_99_moves():
     # A* over moves with an admissible bound: the first solution it takes is a shortest one.
     level = read_original(ORIGINAL.read_text())[0]
@@ -358,6 +360,7 @@ def test_original_level_1_shortest_is_99_moves():
     assert replays_to_a_win(level.desc(), found.moves)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [2, 3, 4, 5, 6])
 def test_original_levels_2_to_6_are_solved_by_the_width_search(number):
     # The data README: all six levels can be won (a best-first search found 23 to 40
@@ -499,6 +502,7 @@ def test_cli_solve_json_says_what_was_proven():
     assert replays_to_a_win(builtin_pack("original")[0].desc(), list(report["moves"]))
 
 
+@pytest.mark.slow
 def test_cli_solve_proves_a_stored_line_or_finds_a_shorter_one():
     """Our pack's level 1 is the original level 1 with a stored line of 17 pushes (its fewest
     moves, 99); asked for the fewest pushes, A* below 17 finds 14 and proves it (the
@@ -532,6 +536,7 @@ def test_cli_solve_trusts_no_stored_line_that_does_not_win(tmp_path, solution):
     assert replays_to_a_win(level.desc(), list(report["moves"]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["fast", "python"])
 def test_an_astar_stopped_early_proves_a_lower_bound_only(engine):
     # Level 3 needs 25 pushes: stopped after a few states (the compiled engine looks at the
@@ -542,6 +547,7 @@ def test_an_astar_stopped_early_proves_a_lower_bound_only(engine):
     assert 8 <= found.lower_bound < 25  # 8: the start's own bound
 
 
+@pytest.mark.slow
 def test_cli_solve_gives_the_gap_when_it_proves_nothing():
     out = io.StringIO()
     assert main(["polar", "solve", "--pack", "original", "--level", "3", "--objective",
@@ -553,6 +559,7 @@ def test_cli_solve_gives_the_gap_when_it_proves_nothing():
     assert f"proven at least {report['lower_bound']} pushes" in report["words"]
 
 
+@pytest.mark.slow
 def test_cli_solve_never_claims_a_proof_it_did_not_finish():
     """Fewest moves on original level 2 is beyond a few seconds: the auto search falls back to
     the width search over pushes, and says only what that proves."""

@@ -6,6 +6,8 @@ them miss solutions or report longer ones. So on many random boards crowded with
 and bombs both must agree: solvable or not, and the fewest pushes.
 """
 
+import pytest
+
 from gridgames.core.rng import Rng
 from gridgames.games.polar.analysis import bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
@@ -19,6 +21,7 @@ def crowded_board(rng: Rng) -> tuple[bytes, int]:
     return bytes(board), penguin
 
 
+@pytest.mark.slow
 def test_kernel_and_reference_agree_on_fewest_pushes():
     """Both compiled searches: the one-core kernel (fast) and A* on both cores (parallel,
     parallel.py), whose lines must also replay to a win."""
@@ -68,6 +71,7 @@ def test_both_cores_prove_original_level_1_and_cut_by_states_alike():
     assert 0 < cut[0].lower_bound <= 14
 
 
+@pytest.mark.slow
 def test_kernel_shortest_in_moves_matches_the_reference_on_small_levels():
     rng = Rng("polar kernel moves")
     compared = 0
@@ -123,6 +127,7 @@ def test_region_first_is_the_least_cell_the_penguin_can_walk_to():
         assert fast._region_first(row, penguin) == least, (bytes(board), penguin)
 
 
+@pytest.mark.slow
 def test_a_search_below_a_known_line_proves_there_is_none_shorter():
     """`below`: A* over pushes only for lines shorter than a known one; ending without one
     proves the known line fewest (random boards, fewest pushes from the reference)."""

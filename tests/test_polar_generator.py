@@ -4,6 +4,8 @@ pack it made."""
 import io
 import json
 
+import pytest
+
 from gridgames.cli import main
 from gridgames.core.rng import Rng
 from gridgames.games.polar import make_game
@@ -35,6 +37,7 @@ def test_a_changed_board_keeps_its_hearts_bombs_a_house_and_a_place_for_the_peng
         assert board.count(HOUSE) >= 1 and board[penguin] in (0, TREE)
 
 
+@pytest.mark.slow
 def test_the_generator_meets_its_target_with_a_proof_and_repeats_from_a_seed():
     target = Target(min_pushes=6, hearts=2, bombs=1, states=20_000)
     first = generate(Rng("repeat"), target)
@@ -87,6 +90,7 @@ def test_generate_refuses_bad_requests(capsys):
         assert capsys.readouterr().err.count("\n") == 1  # one clear line
 
 
+@pytest.mark.slow
 def test_generate_prints_a_pack_that_loads_and_says_how_it_was_made():
     out = io.StringIO()
     assert main(["polar", "generate", "--seed", "cli", "--count", "2", "--min-pushes", "3",

@@ -3,6 +3,8 @@ the current position, checked against an independent A* at every push; proven on
 search finished; the best line found with its proven lower bound otherwise; a player who
 wasted a push is told so; a pack's stored line is proven only when the pack's fewest says so."""
 
+import pytest
+
 from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget
 from gridgames.games.polar import make_game
 from gridgames.games.polar.game import play
@@ -110,6 +112,7 @@ def test_solve_marks_its_line_proven_fewest():
     assert found.note == f"14 pushes, the fewest; {len(found.value)} moves"
 
 
+@pytest.mark.slow
 def test_a_search_cut_short_gives_the_best_line_found_and_a_lower_bound():
     """Original level 6 is far from proven in a few thousand states: the hint and the
     solution are the best line found, with what A* proved before it stopped."""
@@ -176,6 +179,7 @@ def test_the_original_levels_stored_lines_give_a_hint_at_once():
         assert hint.status == (PROVEN if proven else BEST_FOUND)
 
 
+@pytest.mark.slow
 def test_on_a_stored_line_a_hint_only_tries_briefly_to_prove_it():
     """On an unproven original level the page's budget (10 s) is not spent on a search that
     would not beat the stored line: A* tries to prove for PROVE_STORED_SECONDS, then the

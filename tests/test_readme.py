@@ -36,6 +36,7 @@ def workdir(tmp_path_factory) -> Path:
     return here
 
 
+@pytest.mark.slow
 def test_every_command_runs(workdir):
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     for line in command_lines():

@@ -224,6 +224,7 @@ def test_memory_keeps_checkpoints_not_every_state():
     assert max(session._checkpoints) <= session.cursor
 
 
+@pytest.mark.slow
 def test_a_game_keeps_at_most_max_history_moves_solutions_included():
     """Replaying any game is bounded work: a recorded solution's moves count too."""
     from gridgames.session import MAX_HISTORY

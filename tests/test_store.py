@@ -14,7 +14,8 @@ from gridgames.store.schema import LATEST
 from gridgames.store.sqlite import restore
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# PostgreSQL's own server starts with the first of these on each worker: slow.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def store(request, tmp_path):
     if request.param == "sqlite":
         opened = open_store(str(tmp_path / "games.db"))

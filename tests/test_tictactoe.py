@@ -75,6 +75,7 @@ def test_a_win_on_the_ninth_move_is_a_win_not_a_draw():
     assert GAME.status(state).kind == "won"
 
 
+@pytest.mark.slow
 def test_game_tree_figures():
     """The known figures: 5,478 distinct positions (empty board included), 255,168 games,
     131,184 won by X, 77,904 won by O, 46,080 drawn."""

@@ -197,6 +197,7 @@ def brute_force_line(state, length):
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(width=st.integers(3, 9), height=st.integers(3, 8), data=st.data())
 def test_win_check_and_bitboard_agree_with_brute_force(width, height, data):
@@ -231,7 +232,7 @@ def test_bitboard_undo_restores():
 
 
 @pytest.mark.parametrize("params", ["", "width=10,height=10,line=5", "width=5,height=4,line=3"])
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", pytest.param("hard", marks=pytest.mark.slow)])
 def test_ai_takes_a_win_and_blocks_a_loss(params, level):
     p = GAME.parse_params(params)
     far = "123456789a"[p.width - 1]

@@ -38,6 +38,9 @@ from gridgames.games.trilobite.bookbuild import (
 from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
 
 SMALL = (5, 4, 4)  # small enough to build a whole book in a second
+# One worker runs the module, so the books of the `built` fixture are built once
+# (`--dist loadgroup`, as `make test` runs).
+pytestmark = pytest.mark.xdist_group("trilobite-book")
 
 
 def random_positions(g, count, seed="book"):
@@ -67,6 +70,7 @@ def test_keys_are_shared_by_mirror_images_and_decode():
         assert back in ((current, mask, moves), (mirror(current, g), mirror(mask, g), moves))
 
 
+@pytest.mark.slow
 def test_floor_and_ceiling_clamp_the_exact_score():
     g = geometry(*SMALL)
     fast = make_solver(*SMALL)
@@ -85,31 +89,53 @@ def build(tmp_path: Path, depth: int, name="small.book") -> Book:
     return Builder(*SMALL, depth, path, workers=1, memory_mb=16, say=lambda _: None).run()
 
 
-def test_a_built_book_is_complete_and_exact(tmp_path):
-    book = build(tmp_path, 5)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """depth -> (the book a build from nothing returned, its file): each built once for the
+    module (a build starts a worker process). Tests only read them."""
+    folder = tmp_path_factory.mktemp("books")
+    done: dict[int, tuple[Book, Path]] = {}
+
+    def book(depth: int) -> tuple[Book, Path]:
+        if depth not in done:
+            done[depth] = build(folder, depth, f"depth-{depth}.book"), \
+                folder / f"depth-{depth}.book"
+        return done[depth]
+
+    return book
+
+
+@pytest.mark.slow
+def test_a_built_book_is_complete_and_exact(built):
+    book, path = built(5)
     assert book.depth == book.target + 1 == 6
     g = book.g
+    # Every entry against the reference solver (not the kernel the build used). One table
+    # for all: its entries are exact bounds of the positions they key, whichever search
+    # stored them (the build solves families with one table too), and it makes this 5 times
+    # cheaper than a fresh table an entry.
     solver = Solver(*SMALL)
     for key, score in zip(book.keys.tolist(), book.scores.tolist(), strict=True):
         current, mask, moves = decode_key(key, g)
-        solver.reset()
         assert solver.solve(current, mask, moves) == score
     # every book node's columns are a look-up: the walk finds nothing missing
     assert walk(book.entries(), g, 5)[1] == []
-    assert Book.load(tmp_path / "small.book").entries() == book.entries()
+    assert Book.load(path).entries() == book.entries()
 
 
-def test_a_build_resumes_to_the_same_book(tmp_path):
-    whole = build(tmp_path, 5, "whole.book")
+@pytest.mark.slow
+def test_a_build_resumes_to_the_same_book(tmp_path, built):
+    whole, whole_path = built(5)
     part = build(tmp_path, 2, "part.book")
     assert part.depth == 3 and len(part) < len(whole)
     again = build(tmp_path, 5, "part.book")  # continues the partial book
     assert again.entries() == whole.entries()
-    assert (tmp_path / "part.book").read_bytes() == (tmp_path / "whole.book").read_bytes()
+    assert (tmp_path / "part.book").read_bytes() == whole_path.read_bytes()
 
 
-def test_a_damaged_book_is_refused_and_the_game_searches_instead(tmp_path):
-    good = build(tmp_path, 3).to_bytes()
+@pytest.mark.slow
+def test_a_damaged_book_is_refused_and_the_game_searches_instead(tmp_path, built):
+    good = built(4)[0].to_bytes()
     for bad in (b"", b"{}\n", good[:-5], good.replace(b'"width": 5', b'"width": 20'),
                 b"not json\n" + good):
         with pytest.raises(BadInput):
@@ -118,8 +144,9 @@ def test_a_damaged_book_is_refused_and_the_game_searches_instead(tmp_path):
     assert len(BookShelf([tmp_path]).get(*SMALL)) == 0
 
 
-def test_the_analysis_reads_the_book_and_agrees_with_the_solver(tmp_path):
-    build(tmp_path, 4, book_name(*SMALL))
+@pytest.mark.slow
+def test_the_analysis_reads_the_book_and_agrees_with_the_solver(tmp_path, built):
+    shutil.copy(built(4)[1], tmp_path / book_name(*SMALL))
     game = make_game()
     params = game.parse_params("width=5,height=4,line=4")
     state = game.new_state(params, game.new_desc(params, Rng("a")))
@@ -153,6 +180,7 @@ def run_cli(*args, cwd=None):
                           text=True, cwd=cwd, timeout=300)
 
 
+@pytest.mark.slow
 def test_book_commands(tmp_path):
     out = tmp_path / "cli.book"
     done = run_cli("trilobite", "book", "build", "--params", "width=5,height=4,line=4",
@@ -171,11 +199,12 @@ def test_book_commands(tmp_path):
         assert done.stderr.strip().count("\n") == 0, done.stderr
 
 
-def test_the_build_goes_first_where_two_perfect_players_go(tmp_path):
+@pytest.mark.slow
+def test_the_build_goes_first_where_two_perfect_players_go(built):
     """A book cut short is worth most where strong players go: the build's next work is the
     children of the book nodes both sides reach playing only best moves (ties included), and
     within a ply those families come before the others."""
-    book = build(tmp_path, 4)
+    book = built(4)[0]
     g, entries = book.g, book.entries()
     main = {0: (0, 0, 0)}
     for _ in range(5):
@@ -195,7 +224,7 @@ def test_the_build_goes_first_where_two_perfect_players_go(tmp_path):
     assert (ply, strays) == (5, 0)
     assert {position_key(c, m, g) for family in families for c, m, _ in family} == children
     # A book with only those: `book info` says the main lines are complete.
-    whole = build(tmp_path, 5, "whole.book").entries()
+    whole = built(5)[0].entries()
     part = {key: score for key, score in whole.items()
             if key in entries or key in children}
     assert lines_done(Book.of_entries(*SMALL, part, 5, 5)) == \
@@ -210,6 +239,7 @@ def test_the_build_goes_first_where_two_perfect_players_go(tmp_path):
 SHIPPED = PACKAGE_BOOKS / book_name(7, 6, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", ["empty", "shipped"])
 def test_a_build_stopped_by_kill_saves_and_stops_its_workers(tmp_path, start):
     """`kill` (SIGTERM) during a build: the book is saved, the command says how to go on,

@@ -103,6 +103,7 @@ def minimax_score(state, cells):
     return score if value > 0 else -score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width, height, line, opening", [
     (4, 4, 3, 2), (4, 4, 4, 4), (5, 4, 3, 5), (5, 4, 4, 8), (5, 5, 4, 12), (3, 5, 3, 1),
 ])
@@ -198,6 +199,7 @@ def position(moves):
     return state
 
 
+@pytest.mark.slow
 def test_perfect_player():
     for moves, score in lines("Test_L2_R1", 200):  # middle-game positions with their scores
         state = position(moves)
@@ -253,6 +255,7 @@ def test_cli_solve(monkeypatch, capsys):
     assert main(["trilobite", "solve", "--memory", "0"], io.StringIO()) == 2
 
 
+@pytest.mark.slow
 def test_best_columns_agree_with_every_columns_exact_score():
     """best_columns (one solve, then a null-window question per column) finds the same best
     score and the same set of best columns as solving every column exactly, with both

@@ -224,6 +224,7 @@ def test_dominosa_ids_round_trip_and_are_accepted_as_game_ids():
         parse_dominosa("6:123")
 
 
+@pytest.mark.slow
 def test_every_external_puzzle_is_read_solved_and_graded():
     """All 130 puzzles: converted to our orientation; unique ones solved uniquely and equal to
     the planted solution; no deduction step rules out a domino of that solution; our grade is

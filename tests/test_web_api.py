@@ -231,6 +231,7 @@ def test_dominosa_id_opens_a_2mino_game(client):
     assert game["game"] == "twomino" and game["view"]["n"] == 4
 
 
+@pytest.mark.slow
 def test_saves_up_to_a_megabyte_load(client):
     """A long Polar walk saved (about 120 KB, over the 64 KiB of other bodies) loads; a body
     over 1 MB is refused before it is read."""

@@ -51,10 +51,7 @@ def open_page(page, server_url, name, theme):
         expect(page.locator("#thinking")).to_be_hidden(timeout=20000)
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("name", PAGES)
-def test_axe_finds_nothing_serious(page, server_url, name, theme):
-    open_page(page, server_url, name, theme)
+def check_axe_finds_nothing_serious(page, name, theme):
     found = violations(page)
     assert not found, f"{name} ({theme}): {found}"
     if name == "home":
@@ -92,10 +89,7 @@ FOCUS_RING = """() => {
 }"""
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("name", PAGES)
-def test_every_control_shows_the_keyboard_focus(page, server_url, name, theme):
-    open_page(page, server_url, name, theme)
+def check_every_control_shows_the_keyboard_focus(page, name):
     seen, missing = set(), []
     for _ in range(60):
         page.keyboard.press("Tab")
@@ -109,6 +103,18 @@ def test_every_control_shows_the_keyboard_focus(page, server_url, name, theme):
             missing.append(focused["name"])
     assert len(seen) >= 3, f"Tab reached only {seen}"
     assert not missing, f"{name}: no visible focus on {missing}"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", PAGES)
+def test_the_focus_shows_and_axe_finds_nothing_serious(page, server_url, name, theme):
+    """Both on one load of the page: the keyboard focus first, from the page as it opens;
+    then, with the focus let go and the page scrolled back to the top as it opened, axe on
+    the page and on each dialog (which changes the page)."""
+    open_page(page, server_url, name, theme)
+    check_every_control_shows_the_keyboard_focus(page, name)
+    page.evaluate("document.activeElement?.blur(); window.scrollTo(0, 0)")
+    check_axe_finds_nothing_serious(page, name, theme)
 
 
 def test_moves_and_results_are_announced(page, server_url):

@@ -150,6 +150,7 @@ def test_settings_change_the_board_and_players(page, server_url):
     expect(page.locator("[data-stone]")).to_have_count(2)
 
 
+@pytest.mark.slow
 def test_watch_ai_against_ai_and_help(page, server_url):
     open_game(page, server_url, "tictactoe", TTT, seats="perfect,perfect")
     expect(page.locator("#status-text")).to_have_text("It's a Draw", timeout=20000)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from gridgames.games.twomino.board import layout
 from gridgames.registry import default_games
-from tests.conftest import screenshot
+from tests.conftest import screenshot, serve
 from tests.test_web_browser import click_cells
 from tests.test_web_twomino import click_bar, small_board
 
@@ -194,8 +194,16 @@ def test_help_explains_the_rules_and_no_key_does_two_things(page, server_url):
             assert not any("Move or push" in what and "w" in shown for shown, what in rows)
 
 
-def test_trilobite_columns_past_nine_by_keyboard(page, server_url):
-    open_page(page, server_url, "trilobite",
+@pytest.fixture(scope="module")
+def quick_server_url(tmp_path_factory):
+    """A server that gives machine play 1 s: the AI's move on a 12-column board is the
+    perfect level's, which searches for all of its time and cannot finish (10 s on the
+    shared server)."""
+    yield from serve(tmp_path_factory.mktemp("quick") / "games.db", think_seconds=1.0)
+
+
+def test_trilobite_columns_past_nine_by_keyboard(page, quick_server_url):
+    open_page(page, quick_server_url, "trilobite",
               "trilobite:width=12,height=6,line=4:12/12/12/12/12/12")
     page.keyboard.press("0")
     page.keyboard.press("a")  # column a = 10: the bottom cell, index 5 * 12 + 9

@@ -88,6 +88,7 @@ def test_themes_switch_at_run_time(page, server_url):
     page.locator("#palette").click()
 
 
+@pytest.mark.slow
 def test_play_a_whole_deal_by_clicking_hints(page, server_url):
     open_deal(page, server_url, deal_id("whole deal", "classic"))
     for _ in range(70):

@@ -132,9 +132,16 @@ def check_fits(page, page_name, width, height, theme):
     assert not found["outside"], f"{where}: outside the window: {found['outside']}"
 
 
+SIDEWAYS = (640, 360)  # a phone held sideways
+
+
 @pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("page_name", PAGES)
 def test_every_page_fits_every_screen(browser, server_url, page_name, width, height):
+    """Each page is loaded once a theme, and every check of this file for its size is made
+    on that load: the page as it opens (both themes); held sideways, the board's share
+    (light); Trilobite's replay, move list and dialogs (dark); the settings (light, last:
+    they change the page). A fresh page costs more than all the checks on it."""
     for theme in THEMES:
         context, page, errors = open_page(browser, server_url, page_name, width, height, theme)
         try:
@@ -143,31 +150,31 @@ def test_every_page_fits_every_screen(browser, server_url, page_name, width, hei
             if page_name != "home":
                 covered = page.evaluate(COVERED)
                 assert not covered, f"{page_name} at {width}x{height}: covered: {covered}"
+                if theme == "light" and (width, height) == SIDEWAYS:
+                    check_the_board_takes_the_height(page, page_name, width, height)
+                if theme == "dark" and page_name == "trilobite":
+                    check_replay_and_dialogs(page, width, height)
+                if theme == "light":
+                    check_the_settings_fit_without_scrolling(page, page_name, width, height)
             assert not errors, f"JavaScript errors: {errors}"
         finally:
             context.close()
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_phone_held_sideways_gives_the_board_the_height(browser, server_url, game):
-    width, height = 640, 360
-    context, page, errors = open_page(browser, server_url, game, width, height, "light")
-    try:
-        board = page.evaluate("drawnBoard()")
-        controls = page.locator("#controls").bounding_box()
-        board_box = page.locator("#board svg").bounding_box()
-        print(f"{game} at 640x360: board {board['width']:.0f}x{board['height']:.0f} px, "
-              f"{board['height'] / height:.0%} of the height, {board['width'] / width:.0%} "
-              f"of the width")
-        if game in WIDE_BOARDS:
-            assert board["width"] >= MIN_WIDTH_SHARE * width, board
-        else:
-            assert board["height"] >= MIN_HEIGHT_SHARE * height, board
-            # The controls are beside the board, not under it.
-            assert controls["x"] >= board_box["x"] + board_box["width"] - 1, (controls, board_box)
-        assert not errors
-    finally:
-        context.close()
+def check_the_board_takes_the_height(page, game, width, height):
+    """A phone held sideways gives the board the height, the controls beside it."""
+    board = page.evaluate("drawnBoard()")
+    controls = page.locator("#controls").bounding_box()
+    board_box = page.locator("#board svg").bounding_box()
+    print(f"{game} at {width}x{height}: board {board['width']:.0f}x{board['height']:.0f} px, "
+          f"{board['height'] / height:.0%} of the height, {board['width'] / width:.0%} "
+          f"of the width")
+    if game in WIDE_BOARDS:
+        assert board["width"] >= MIN_WIDTH_SHARE * width, board
+    else:
+        assert board["height"] >= MIN_HEIGHT_SHARE * height, board
+        # The controls are beside the board, not under it.
+        assert controls["x"] >= board_box["x"] + board_box["width"] - 1, (controls, board_box)
 
 
 # The dialogs fit the window (their content may scroll inside them, never sideways).
@@ -181,35 +188,29 @@ DIALOG_FITS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_replay_and_dialogs_fit_every_screen(browser, server_url, width, height):
+def check_replay_and_dialogs(page, width, height):
     """The game page's other states: a replay (its step bar above the board), the move
     list opened, and each dialog (settings, help, statistics)."""
-    context, page, errors = open_page(browser, server_url, "trilobite", width, height, "dark")
-    try:
-        page.keyboard.press("m")
-        expect(page.locator("#stepper")).to_be_visible()
-        check_fits(page, "trilobite-replay", width, height, "dark")
-        assert not page.evaluate(COVERED)
+    page.keyboard.press("m")
+    expect(page.locator("#stepper")).to_be_visible()
+    check_fits(page, "trilobite-replay", width, height, "dark")
+    assert not page.evaluate(COVERED)
+    page.keyboard.press("Escape")
+    expect(page.locator("#stepper")).to_be_hidden()
+    if not page.locator("#moves-box").evaluate("d => d.open"):
+        page.locator("#moves-box summary").click()
+    check_fits(page, "trilobite-moves", width, height, "dark")
+    for button, dialog in [("#settings", "#settings-dialog"), ("#help", "#help-dialog"),
+                           ("#stats", "#stats-dialog")]:
+        page.locator(button).click()
+        expect(page.locator(dialog)).to_be_visible()
+        (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "screens"
+                                 / f"trilobite-{dialog[1:]}-{width}x{height}.png"))
+        fits = page.evaluate(DIALOG_FITS)
+        assert fits["inside"] and not fits["sideways"], (dialog, width, height, fits)
         page.keyboard.press("Escape")
-        expect(page.locator("#stepper")).to_be_hidden()
-        if not page.locator("#moves-box").evaluate("d => d.open"):
-            page.locator("#moves-box summary").click()
-        check_fits(page, "trilobite-moves", width, height, "dark")
-        for button, dialog in [("#settings", "#settings-dialog"), ("#help", "#help-dialog"),
-                               ("#stats", "#stats-dialog")]:
-            page.locator(button).click()
-            expect(page.locator(dialog)).to_be_visible()
-            (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "screens"
-                                     / f"trilobite-{dialog[1:]}-{width}x{height}.png"))
-            fits = page.evaluate(DIALOG_FITS)
-            assert fits["inside"] and not fits["sideways"], (dialog, width, height, fits)
-            page.keyboard.press("Escape")
-            expect(page.locator(dialog)).to_be_hidden()
-        assert not errors
-    finally:
-        context.close()
+        expect(page.locator(dialog)).to_be_hidden()
 
 
 # The settings dialog shows all of itself without scrolling: its buttons too (on a phone held
@@ -218,27 +219,20 @@ SCROLLS = """() => { const dialog = document.querySelector("dialog[open]");
   return { scrollHeight: dialog.scrollHeight, clientHeight: dialog.clientHeight }; }"""
 
 
-@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("game", GAMES)
-def test_the_settings_fit_without_scrolling(browser, server_url, game, width, height):
-    context, page, errors = open_page(browser, server_url, game, width, height, "light")
-    try:
-        page.locator("#settings").click()
-        expect(page.locator("#settings-dialog")).to_be_visible()
-        states = [("", page.evaluate(SCROLLS))]
-        number = page.locator("#params-fields input[type=number]")
-        if number.count():  # a size the game refuses: its message shows in the dialog
-            number.first.fill("999")
-            page.locator("#start-new").click()
-            expect(page.locator("#settings-error")).not_to_be_empty()
-            states.append(("-refused", page.evaluate(SCROLLS)))
-        (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "screens" / f"{game}-settings-{width}x{height}.png"))
-        fits = page.evaluate(DIALOG_FITS)
-        assert fits["inside"] and not fits["sideways"], fits
-        for state, sizes in states:
-            print(f"{game}{state} settings at {width}x{height}: {sizes}")
-            assert sizes["scrollHeight"] <= sizes["clientHeight"] + 1, (state, sizes)
-        assert not errors
-    finally:
-        context.close()
+def check_the_settings_fit_without_scrolling(page, game, width, height):
+    page.locator("#settings").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    states = [("", page.evaluate(SCROLLS))]
+    number = page.locator("#params-fields input[type=number]")
+    if number.count():  # a size the game refuses: its message shows in the dialog
+        number.first.fill("999")
+        page.locator("#start-new").click()
+        expect(page.locator("#settings-error")).not_to_be_empty()
+        states.append(("-refused", page.evaluate(SCROLLS)))
+    (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "screens" / f"{game}-settings-{width}x{height}.png"))
+    fits = page.evaluate(DIALOG_FITS)
+    assert fits["inside"] and not fits["sideways"], fits
+    for state, sizes in states:
+        print(f"{game}{state} settings at {width}x{height}: {sizes}")
+        assert sizes["scrollHeight"] <= sizes["clientHeight"] + 1, (state, sizes)

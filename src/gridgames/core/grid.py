@@ -67,13 +67,12 @@ class Grid:
 
     def rays(self, cell: int, max_len: int) -> tuple[tuple[int, ...], ...]:
         """The eight rays of RAY_DIRECTIONS: the seed's `get-test-patterns` for cell."""
-        return tuple(_ray(self, cell, d, max_len) for d in RAY_DIRECTIONS)
+        return _rays(self, cell, max_len)
 
     # Printable cell names: `a1` top-left, `b1` right of it, `a2` below it.
 
     def cell_name(self, cell: int) -> str:
-        row, col = self.row_col(cell)
-        return column_name(col) + str(row + 1)
+        return _cell_name(self, cell)
 
     def parse_cell(self, name: str) -> int:
         """Read a cell name; BadInput when malformed or off the board."""
@@ -111,6 +110,19 @@ def _neighbours(grid: Grid, cell: int, directions: tuple[tuple[int, int], ...]) 
     grid.row_col(cell)  # bounds check
     steps = (grid.step(cell, d) for d in directions)
     return tuple(n for n in steps if n is not None)
+
+
+# The win check after every move asks for a cell's rays, and every legal move list for cell
+# names: looked up once each, not rebuilt (in a random playout, most of the engines' time).
+@lru_cache(maxsize=1 << 16)
+def _rays(grid: Grid, cell: int, max_len: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(_ray(grid, cell, d, max_len) for d in RAY_DIRECTIONS)
+
+
+@lru_cache(maxsize=1 << 16)
+def _cell_name(grid: Grid, cell: int) -> str:
+    row, col = grid.row_col(cell)
+    return column_name(col) + str(row + 1)
 
 
 @lru_cache(maxsize=1 << 16)

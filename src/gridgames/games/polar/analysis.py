@@ -171,12 +171,12 @@ def _access(stand: int, heart: int, forever: set[int], standing: tuple[int, ...]
     return need
 
 
-def _penguin_sealed_in(board: tuple[int, ...] | bytes, penguin: int | None) -> bool:
+def _penguin_sealed_in(board: tuple[int, ...] | bytes, penguin: int | None,
+                       houses: tuple[int, ...], lasting: tuple[int, ...]) -> bool:
     """The penguin stands where, but for a heart beside it, it could not walk out: the one
     case _access does not cover (a start position)."""
     if penguin is None:
         return False
-    trees, houses, lasting = fixed_layout(board)
     forever = set(houses) | set(lasting)
     return any(near is not None and board[near] == HEART
                and _access(penguin, near, forever, ()) > 0
@@ -193,9 +193,9 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
     hearts = [c for c, t in enumerate(board) if t == HEART]
     if not hearts:
         return 0
-    if _penguin_sealed_in(board, penguin):
-        return len(hearts)  # a push each, at least
     trees, houses, lasting = fixed_layout(board)
+    if _penguin_sealed_in(board, penguin, houses, lasting):
+        return len(hearts)  # a push each, at least
     far = _heart_pushes(trees, houses, lasting, True)
     total = sum(far[h] for h in hearts)
     if total >= NEVER:

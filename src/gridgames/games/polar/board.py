@@ -29,6 +29,12 @@ DIRECTIONS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
 
+# Each direction's next cell from every cell (None past the edge), worked out once: the
+# reference solver's bounds ask for millions of steps, and GRID.step does arithmetic each time.
+_NEXT_CELL = {direction: tuple(GRID.step(cell, delta) for cell in range(GRID.size))
+              for direction, delta in DIRECTIONS.items()}
+
+
 def step(cell: int, direction: str) -> int | None:
     """The next cell in a direction, or None past the edge."""
-    return GRID.step(cell, DIRECTIONS[direction])
+    return _NEXT_CELL[direction][cell]

@@ -46,8 +46,11 @@ def mirror(bits: int, g: Geometry) -> int:
 
 def position_key(current: int, mask: int, g: Geometry) -> int:
     """One number for a position and its mirror image: the smaller of their keys
-    (current + mask is unique to a position, Pons' encoding)."""
-    return min(current + mask, mirror(current, g) + mirror(mask, g))
+    (current + mask is unique to a position, Pons' encoding). The sum never carries from one
+    column into the next (a column's stones are at most its height), so the mirror image's
+    key is the key mirrored: one mirror instead of two."""
+    key = current + mask
+    return min(key, mirror(key, g))
 
 
 def decode_key(key: int, g: Geometry) -> tuple[int, int, int]:

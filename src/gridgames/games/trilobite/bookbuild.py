@@ -133,10 +133,13 @@ def walk(book_entries: dict[int, int], g: Geometry, depth: int, strays: int | No
             top = max(values.values(), default=None)
             return {col for col, v in values.items() if v == top}
 
+        def off_best(node: Position) -> dict[int, int]:
+            top = best(node)
+            return {col: int(col not in top) for col in range(g.width)}
+
         trees[perfect] = _follow(trees[perfect], g, lambda node: dict.fromkeys(best(node), 0))
         other = 1 - perfect
-        trees[other] = _follow(trees[other], g, lambda node: {
-            col: int(col not in best(node)) for col in range(g.width)})
+        trees[other] = _follow(trees[other], g, off_best)
         if strays is not None:
             trees[other] = {key: node for key, node in trees[other].items()
                             if node[1] <= strays}

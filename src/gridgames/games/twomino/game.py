@@ -108,7 +108,7 @@ def decode_desc(n: int, desc: str) -> tuple[tuple[int, ...], frozenset[int]]:
 def find_pairs(lay: Layout, on: frozenset[int]) -> tuple[int, ...]:
     """Middle bars of every formed pair: that bar off, its six outline bars on."""
     return tuple(bar for bar in range(len(lay.bars))
-                 if bar not in on and all(b in on for b in lay.outline(bar)))
+                 if bar not in on and on.issuperset(lay.outline(bar)))
 
 
 def with_pairs(state: TwoMinoState) -> TwoMinoState:
