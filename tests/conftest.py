@@ -37,17 +37,6 @@ def pytest_configure(config):
                                               / "games.db"))
 
 
-# Modules whose every test starts server or worker processes of its own, or PostgreSQL, or
-# sends thousands of requests: slow as a whole (see the marker in pyproject.toml).
-SLOW_MODULES = {"test_compute.py", "test_durability.py", "test_fuzz.py",
-                "test_postgres_servers.py"}
-
-
-def pytest_itemcollected(item):
-    if item.path.name in SLOW_MODULES:
-        item.add_marker(pytest.mark.slow)
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """The modules with slow tests first, then those with browser tests, then the rest, each

@@ -29,6 +29,8 @@ from gridgames.registry import default_games
 from gridgames.session import Session
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # every test drives real compute worker processes
+
 GAMES = default_games()
 LONG = Budget(seconds=120)  # far more than any test waits: the job is still running
 

@@ -8,6 +8,8 @@ import pytest
 
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # every test starts the real server, some twice
+
 
 @pytest.fixture
 def db(tmp_path):

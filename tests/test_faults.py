@@ -24,6 +24,8 @@ import pytest
 from tests.conftest import IN_CI
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # every test starts the real server (some PostgreSQL, Chromium)
+
 WALK = ("R", "L")
 
 
@@ -212,8 +214,10 @@ def test_a_move_made_while_the_disk_is_full_goes_through_once_there_is_room(smal
 def test_a_corrupt_file_answers_503_then_is_refused_at_start_until_restored(tmp_path):
     db, backup = tmp_path / "games.db", tmp_path / "backup.db"
     server = Server(str(db), "--games-per-minute", "1000")
-    games = [new_game(server) for _ in range(150)]
-    server.stop()
+    try:
+        games = [new_game(server) for _ in range(150)]
+    finally:
+        server.stop()
     assert gridgames("db", "backup", str(backup), "--db", str(db)).returncode == 0
     server = Server(str(db))  # it starts: the file is sound
     try:

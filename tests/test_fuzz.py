@@ -18,6 +18,8 @@ from gridgames.registry import default_games
 from gridgames.session import Session
 from tests.conftest import make_app
 
+pytestmark = pytest.mark.slow  # thousands of requests
+
 API = "/api/v1"
 GAMES = default_games()
 FUZZ = settings(max_examples=40, deadline=None, derandomize=True,

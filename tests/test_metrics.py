@@ -9,10 +9,13 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import make_app
 from tests.servers import Server
+
+pytestmark = pytest.mark.slow  # every test starts the real server
 
 SAMPLE = re.compile(r'^([a-z_]+)(?:\{(.*)\})? (\S+)$')
 

@@ -9,6 +9,8 @@ import pytest
 
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # server processes over a real PostgreSQL server
+
 
 @pytest.fixture
 def two_servers(postgres_url):

@@ -29,6 +29,8 @@ import pytest
 from tests.conftest import IN_CI, free_port
 from tests.servers import Server
 
+pytestmark = pytest.mark.slow  # nginx and the real server
+
 CONFIG = Path(__file__).resolve().parents[1] / "docs" / "deploy" / "nginx.conf"
 API = "/api/v1"
 EVIL = "https://evil.example.org"
