@@ -1,7 +1,9 @@
-"""Live pages in a crowd: the real `gridgames serve` (SQLite) as a subprocess, and from this
-process a burst of idle WebSockets watching one game (spread over loopback addresses,
-CLIENTS_PER_ADDRESS each, as pages from many clients would come), while 50 other games each
-move once a second (open loop, timed from when each move was due).
+"""Live pages in a crowd: the real `gridgames serve` (SQLite) as a subprocess; from a process
+of its own, a burst of idle WebSockets watching one game (spread over loopback addresses,
+CLIENTS_PER_ADDRESS each, as pages from many clients would come), opened as fast as they
+open with 200 under way at a time, while from this process 50 other games each move once a
+second (open loop, timed from when each move was due: the burst's own work does not delay
+this process's clock).
 
 Prints, per run: the burst's size and how long it took to open; the server process's memory
 (RSS, its compute worker not counted) before, with every page open, and after they closed,
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -27,7 +30,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.servers import Server  # noqa: E402
 
-from bench_store import WALK, AsyncClient, new_games, percentile, rss_kb  # noqa: E402
+from bench_store import (  # noqa: E402
+    WALK,
+    AsyncClient,
+    new_games,
+    percentile,
+    rss_kb,
+    what_held_the_server,
+)
 
 CLIENTS_PER_ADDRESS = 40  # under the server's default share of a client (50)
 
@@ -60,9 +70,32 @@ def summary(name: str, latencies: list[float]) -> str:
             f"{name}_max_ms={max(ms, default=0):.1f}")
 
 
-async def crowd(server: Server, pages: int, games: int, hold_seconds: float) -> str:
+def burst(url: str, pages: int, opened: object, close: object, report: object) -> None:
+    """A process of its own: open the pages, say how it went, hold them until told."""
     import websockets
 
+    async def run() -> None:
+        async def page(number: int):
+            address = f"127.0.0.{2 + number // CLIENTS_PER_ADDRESS}"
+            socket = await websockets.connect(url, local_addr=(address, 0), max_size=2**20,
+                                              ping_interval=None)
+            first = json.loads(await socket.recv())
+            return socket, first["type"] == "state"
+
+        started = time.perf_counter()
+        held = []
+        for first in range(0, pages, 200):
+            held += await asyncio.gather(*(page(n) for n in range(first, min(pages,
+                                                                            first + 200))))
+        report.put((sum(ok for _, ok in held), time.perf_counter() - started))
+        opened.set()
+        await asyncio.to_thread(close.wait)
+        await asyncio.gather(*(socket.close() for socket, _ in held))
+
+    asyncio.run(run())
+
+
+async def crowd(server: Server, pages: int, games: int, hold_seconds: float) -> str:
     port = server.port
     watched = await asyncio.to_thread(new_games, port, 1)
     status, answer = await asyncio.to_thread(server.call, "POST",
@@ -76,35 +109,29 @@ async def crowd(server: Server, pages: int, games: int, hold_seconds: float) -> 
     mover = asyncio.ensure_future(moves_meanwhile(port, sids, stop, latencies))
     await asyncio.sleep(2.0)
     steady = len(latencies)  # the moves before the burst are not counted
-    opened = time.perf_counter()
-
-    async def page(number: int):
-        address = f"127.0.0.{2 + number // CLIENTS_PER_ADDRESS}"
-        socket = await websockets.connect(url, local_addr=(address, 0), max_size=2**20,
-                                          ping_interval=None)
-        first = json.loads(await socket.recv())
-        return socket, first["type"] == "state"
-
-    held = []
-    for first in range(0, pages, 200):  # as fast as connections open, 200 in flight
-        held += await asyncio.gather(*(page(n) for n in range(first, min(pages,
-                                                                        first + 200))))
-    burst_seconds = time.perf_counter() - opened
+    context = multiprocessing.get_context("spawn")
+    opened, close, report = context.Event(), context.Event(), context.Queue()
+    crowd_process = context.Process(target=burst, args=(url, pages, opened, close, report))
+    crowd_process.start()
+    await asyncio.to_thread(opened.wait, 300)
+    got_first, burst_seconds = report.get(timeout=10)
     during_burst = latencies[steady:]
+    inside = await asyncio.to_thread(what_held_the_server, port)
     await asyncio.sleep(hold_seconds)
     with_pages = rss_kb(server) / 1024
     holding = latencies[steady + len(during_burst):]
     stop.set()
     await mover
-    await asyncio.gather(*(socket.close() for socket, _ in held))
+    close.set()
+    await asyncio.to_thread(crowd_process.join, 60)
     await asyncio.sleep(3.0)
     after = rss_kb(server) / 1024
     per_page_kb = (with_pages - before) * 1024 / pages
-    return (f"pages={pages} got_first={sum(ok for _, ok in held)} "
+    return (f"pages={pages} got_first={got_first} "
             f"burst_s={burst_seconds:.1f} rss_before_mb={before:.0f} "
             f"rss_with_pages_mb={with_pages:.0f} rss_after_close_mb={after:.0f} "
             f"per_idle_page_kb={per_page_kb:.1f} {summary('burst', during_burst)} "
-            f"{summary('held', holding)}")
+            f"{summary('held', holding)} burst: {inside}")
 
 
 def main() -> None:

@@ -9,7 +9,6 @@ session, 413 oversized body.
 from __future__ import annotations
 
 import asyncio
-import gc
 import html
 import logging
 import threading
@@ -128,11 +127,6 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         watchers = [asyncio.create_task(metrics.export()),
                     asyncio.create_task(pauses.watch_loop())]
         pauses.watch_gc()
-        # What the start made (modules, the games' tables, the app) lives as long as the
-        # process: out of the collector's sight, a full collection no longer walks it, and
-        # its pauses, which hold every request, shrink to the size of the games in play.
-        gc.collect()
-        gc.freeze()
         # to the server's connections (web/protocols.py)
         yield {STATE_KEY: config.client_timeout, GATE_KEY: UpgradeGate()}
         stop.set()  # in-flight requests are done: uvicorn drains them before this

@@ -16,7 +16,10 @@ No reader can slow another:
   position replaces one not yet sent (a page only ever needs the latest). A page whose
   outbox overflows, or whose send misses its deadline (it does not read), is dropped at
   once; it reconnects and catches up by version, as after any drop (the deadline is the
-  server's client timeout);
+  server's client timeout, looked at every half of it);
+- a player's arrival or departure is told to the game's pages within PRESENCE_SECONDS, a
+  spectator's (the count of watchers) within WATCHERS_SECONDS: a crowd arriving to watch
+  a game would otherwise send every page already there a message for each newcomer;
 - the database work of the live pages (first positions, presence, deliveries) runs on the
   hub's own threads, never in the pool the moves use; presence is written in batches;
 - connections are limited per client and in total (refused before the upgrade with 429 or
@@ -49,7 +52,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gridgames.core.errors import UnknownName
 from gridgames.core.stats import Counts
-from gridgames.store import SqlStore, Unavailable
+from gridgames.store import SPECTATOR, SqlStore, Unavailable
 from gridgames.web.clients import client_of
 from gridgames.web.online import HEARTBEAT
 from gridgames.web.protocols import ABORT
@@ -58,8 +61,10 @@ log = logging.getLogger("gridgames")
 MAX_MESSAGE = 1024  # bytes: a page's messages are tiny
 OUTBOX = 8  # messages waiting for one page before it counts as fallen behind
 PRESENCE_SECONDS = 0.25  # arrivals and departures are written together, this often
+WATCHERS_SECONDS = 5.0  # how often a game's pages may be told a new count of watchers
 MESSAGES_PER_MINUTE = 600  # from one page; beyond it the connection is closed (1008)
 THREADS = 2  # the hub's own threads for its database work
+FAN_OUT = 100  # pages a delivery sends to before it lets the loop do other work
 
 # state: {"game_id", "seat", "payload"} as Online reads it for a link
 ReadState = Callable[[str], dict[str, Any]]
@@ -70,24 +75,27 @@ ReadStates = Callable[[str, list[str]], dict[str, dict[str, Any]]]
 class Shown:
     """A position ready to send to one link's page: what it is, and its JSON text."""
     game_id: str
+    seat: int  # the link's: a player's index, or SPECTATOR
     version: int
     online: Any
     text: str
 
 
 class Viewer:
-    __slots__ = ("socket", "token", "client", "game_id", "shown", "shown_online", "outbox",
-                 "sending", "closed", "budget", "budget_at")
+    __slots__ = ("socket", "token", "client", "game_id", "seat", "shown", "shown_online",
+                 "outbox", "sending", "sending_since", "closed", "budget", "budget_at")
 
     def __init__(self, socket: WebSocket, token: str, client: str) -> None:
         self.socket = socket
         self.token = token
         self.client = client
         self.game_id = ""
+        self.seat = SPECTATOR
         self.shown = -1  # the version this page has
         self.shown_online: Any = None  # and what it was told of the players
         self.outbox: deque[tuple[str, str]] = deque()  # (kind, text) not sent yet
         self.sending: asyncio.Task | None = None
+        self.sending_since: float | None = None  # when the send under way began
         self.closed = False
         self.budget = float(MESSAGES_PER_MINUTE)  # messages it may still send
         self.budget_at = time.monotonic()
@@ -127,7 +135,8 @@ class Hub:
         self._dirty: set[str] = set()  # games whose pages are owed a delivery
         self._delivering: set[str] = set()
         self._presence: dict[str, bool] = {}  # token -> here, not written yet
-        self._presence_games: set[str] = set()
+        self._presence_games: set[str] = set()  # a player came or went: tell them soon
+        self._watchers_games: set[str] = set()  # a spectator did: tell them in a while
         self._presence_due = asyncio.Event()
 
     # --- running ---
@@ -143,7 +152,9 @@ class Hub:
             listener.start()
             self._threads.append(listener)
         self._tasks = [asyncio.create_task(self._heartbeat()),
-                       asyncio.create_task(self._write_presence())]
+                       asyncio.create_task(self._write_presence()),
+                       asyncio.create_task(self._announce_watchers()),
+                       asyncio.create_task(self._deadlines())]
 
     def stop(self) -> None:
         self._stop.set()
@@ -208,12 +219,14 @@ class Hub:
                     return
                 except UnknownName:  # the game went: each page is told by its own link
                     shown = {}
-                for viewer in viewers:
+                for number, viewer in enumerate(viewers, 1):
                     found = shown.get(viewer.token)
                     if found is not None:
                         self._show(viewer, found)
                     elif not viewer.closed:  # its link went on to a rematch, or the game went
                         asyncio.ensure_future(self._refresh(viewer))
+                    if number % FAN_OUT == 0:  # the rest after the loop's other work
+                        await asyncio.sleep(0)
         finally:
             self._delivering.discard(game_id)
 
@@ -265,14 +278,25 @@ class Hub:
         try:
             while viewer.outbox and not viewer.closed:
                 kind, text = viewer.outbox.popleft()
-                await asyncio.wait_for(viewer.socket.send_text(text), self.send_seconds)
+                viewer.sending_since = time.monotonic()
+                await viewer.socket.send_text(text)
+                viewer.sending_since = None
                 self.stats.sent.add((kind,))
-        except TimeoutError:
-            self._drop(viewer, "deadline")
-        except Exception:  # the page went; its receive loop ends it
+        except Exception:  # the page went (or was dropped); its receive loop ends it
             self._drop(viewer, "gone")
         finally:
             viewer.sending = None
+
+    async def _deadlines(self) -> None:
+        """Drop the pages whose send has taken longer than send_seconds (looked at every
+        half of it: a timer for every send would cost more than the send)."""
+        while True:
+            await asyncio.sleep(self.send_seconds / 2)
+            late = time.monotonic() - self.send_seconds
+            for group in list(self.viewers.values()):
+                for viewer in list(group):
+                    if viewer.sending_since is not None and viewer.sending_since < late:
+                        self._drop(viewer, "deadline")
 
     def _drop(self, viewer: Viewer, why: str) -> None:
         """End a page's connection at once (it does not read, or sends too much)."""
@@ -322,9 +346,9 @@ class Hub:
             await _close(socket, 4404 if isinstance(err, UnknownName) else 1013,
                          self.send_seconds)
             return
-        viewer.game_id = first.game_id
+        viewer.game_id, viewer.seat = first.game_id, first.seat
         self.viewers.setdefault(viewer.game_id, set()).add(viewer)
-        self._mark(viewer.token, True, viewer.game_id)
+        self._mark(viewer, True)
         try:
             self._show(viewer, first, force=True)
             del first  # its text would stay with the connection for as long as it is held
@@ -335,7 +359,7 @@ class Hub:
                 viewer.sending.cancel()
             self._leave(viewer)
             if not self._holds(viewer.token):
-                self._mark(viewer.token, False, viewer.game_id)
+                self._mark(viewer, False)
 
     async def _receive(self, viewer: Viewer) -> None:
         socket = viewer.socket
@@ -386,9 +410,10 @@ class Hub:
 
     # --- presence: written in batches, on the hub's threads ---
 
-    def _mark(self, token: str, here: bool, game_id: str) -> None:
-        self._presence[token] = here
-        self._presence_games.add(game_id)
+    def _mark(self, viewer: Viewer, here: bool) -> None:
+        self._presence[viewer.token] = here
+        told = self._presence_games if viewer.seat != SPECTATOR else self._watchers_games
+        told.add(viewer.game_id)
         self._presence_due.set()
 
     async def _write_presence(self) -> None:
@@ -414,6 +439,18 @@ class Hub:
         for game_id in games:
             self.changed(game_id)  # the opponent's page shows who is there
 
+    async def _announce_watchers(self) -> None:
+        """The count of watchers, to the pages of the games it changed in, now and then
+        (the presence written meanwhile is in what they are sent)."""
+        while True:
+            await asyncio.sleep(WATCHERS_SECONDS)
+            games, self._watchers_games = self._watchers_games, set()
+            if games:
+                try:
+                    await self._run(self._write_marks, {}, games)
+                except Exception as err:
+                    log.warning("could not tell the pages their watchers: %s", err)
+
     async def _heartbeat(self) -> None:
         """Mark the links this process holds as present, every HEARTBEAT seconds."""
         while True:
@@ -427,7 +464,7 @@ class Hub:
 
 def _shown(state: dict[str, Any]) -> Shown:
     payload = state["payload"]
-    return Shown(state["game_id"], payload["version"], payload["online"],
+    return Shown(state["game_id"], state["seat"], payload["version"], payload["online"],
                  json.dumps({"type": "state", "payload": payload}))
 
 

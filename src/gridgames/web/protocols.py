@@ -43,7 +43,7 @@ STATE_KEY = "gridgames.client_timeout"  # where the lifespan state carries T
 WS_SEND_BUFFER = 64 * 1024  # bytes (the kernel doubles it): messages are small
 MAX_FRAME = 4096  # bytes: a page's messages are tiny; a larger frame is refused unread (1009)
 ABORT = "gridgames.abort"  # the scope's key of the function that ends a WebSocket at once
-UPGRADES = 4  # WebSocket handshakes under way at once
+UPGRADES = 2  # WebSocket handshakes under way at once
 GATE_KEY = "gridgames.upgrades"  # where the lifespan state carries the UpgradeGate
 
 

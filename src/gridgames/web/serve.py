@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import gc
 import json
 import logging
 import os
@@ -30,6 +31,8 @@ CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configurat
 # cache of live games (a quarter of the total, at most 256 MB, split between the processes);
 # the compute workers share the rest, each bounded by its address space (RLIMIT_AS), which
 # must leave room for the compiled kernels' runtime (MIN_WORKER_MB).
+SWITCH_SECONDS = 0.0005
+GC_THRESHOLDS = (20_000, 20, 20)
 SERVER_BASE_MB = 200
 FILES_BESIDE_PAGES = 1000  # open files a server process needs besides its live pages
 MIN_WORKER_MB = 1024
@@ -159,12 +162,14 @@ def app_from_env() -> Any:
     parent through the environment."""
     from gridgames.web.app import create_app
 
-    _log_setup()
+    _interpreter_setup()
     settings = json.loads(os.environ[CONFIG_ENV])
     config = ServerConfig(**{**settings, "levels": tuple(settings["levels"]),
                              "trusted_proxies": tuple(settings["trusted_proxies"])})
     games, _ = default_games().with_level_files(config.levels)
-    return create_app(config, games)
+    app = create_app(config, games)
+    _settled()
+    return app
 
 
 def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> None:
@@ -184,7 +189,7 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     workers = f" with {args.workers} processes" if args.workers > 1 else ""
     print(f"gridgames: serving on {url}{workers}, listening on {args.host}:{args.port}; "
           f"games kept in {where} (Ctrl+C to stop)", file=out, flush=True)
-    _log_setup()
+    _interpreter_setup()
     if not args.no_browser and _has_display():
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     common = {"host": args.host, "port": args.port, "log_level": "warning",
@@ -193,7 +198,9 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     # handler that was there before: this one makes that a clean exit.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.workers == 1:
-        uvicorn.run(create_app(config, games, store), **common)
+        app = create_app(config, games, store)
+        _settled()
+        uvicorn.run(app, **common)
         return
     store.close()  # each worker opens its own
     # One compute pool for all the server processes, here in the parent, behind a socket.
@@ -217,6 +224,29 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
         pool.close()
 
 
+def _interpreter_setup() -> None:
+    """What holds every request of a server up is the interpreter itself (docs/operations.md,
+    "Moves beside machine play"), so a server process sets it so:
+
+    - the interpreter passes between threads every SWITCH_SECONDS, not every 5 ms: a thread
+      back from the database or the network waited up to 5 ms for it behind one that
+      computed, at each statement of a move's transaction (while holding the write lock),
+      and the event loop likewise;
+    - the garbage collector's young generation is collected every GC_YOUNG allocations, not
+      700, and the older ones more rarely: a burst of connections made hundreds of small
+      collections and full ones that each walked every object of the process."""
+    sys.setswitchinterval(SWITCH_SECONDS)
+    gc.set_threshold(*GC_THRESHOLDS)
+    _log_setup()
+
+
+def _settled() -> None:
+    """What the start made (modules, the games' tables, the app) lives as long as the
+    process: frozen out of the collector's sight, no collection walks it again."""
+    gc.collect()
+    gc.freeze()
+
+
 def _log_setup() -> None:
     """One line per request and per error, from every server process; the connection
     pool's retries stay quiet (a database that cannot be reached stops us with one line).
@@ -233,7 +263,7 @@ def _log_setup() -> None:
     writer.start()
     atexit.register(writer.stop)  # every line is out before the process ends
     root = logging.getLogger()
-    root.addHandler(QueueHandler(lines))
+    root.addHandler(_Unformatted(lines))
     root.setLevel(logging.INFO)
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 
@@ -252,6 +282,14 @@ def _enough_files(live_pages: int, out: TextIO) -> None:
         print(f"gridgames: warning: this process may open {soft} files, fewer than the "
               f"{wanted} that --live-pages {live_pages} needs (raise its limit: LimitNOFILE "
               "in a systemd unit, ulimit -n in a shell)", file=out, flush=True)
+
+
+class _Unformatted(QueueHandler):
+    """Records go to the writing thread as they are, formatted there (QueueHandler formats
+    them first, for a queue to another process; the writer is a thread of this one)."""
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        return record
 
 
 def _has_display() -> bool:
