@@ -243,6 +243,9 @@ class DeadlineWebSocket(_Stalls, WebSocketsSansIOProtocol):
             if kind in ("websocket.accept", "websocket.close") or (
                     kind == "websocket.http.response.body" and not message.get("more_body")):
                 self._leave_gate()  # the handshake is over, one way or the other
+                # Its request and answer (their headers) are not needed for the hours a
+                # page may stay: a few KB a page.
+                self.request = self.response = None
         if message["type"] == "websocket.http.response.body" and \
                 not message.get("more_body", False):
             # A refusal (a denial response) completes the handshake: uvicorn would log
