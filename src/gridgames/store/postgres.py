@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gridgames.core.errors import BadInput
-from gridgames.store.records import Unavailable
+from gridgames.store.records import DISK_FULL, Unavailable
 from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
 POOL_SIZE = 8  # connections of one server process, all opened at start (a burst
@@ -112,7 +112,7 @@ def _reason(err: BaseException) -> str:
         return "the database cannot be reached"
     text = _first_line(err).lower()
     if "no space" in text or "disk full" in text:
-        return "the database's disk is full"
+        return DISK_FULL
     if "shutting down" in text or "terminat" in text or "closed" in text or \
             "connection" in text:
         return "the database cannot be reached"

@@ -16,6 +16,9 @@ class Conflict(BadInput):
     """The game changed since it was read (another process wrote it first): HTTP 409."""
 
 
+DISK_FULL = "the database's disk is full"  # an Unavailable's reason the store treats apart
+
+
 class Unavailable(RuntimeError):
     """The database cannot be used now: it cannot be reached, refuses writes (read-only, a
     full disk), is corrupt, or did not answer within the store's timeout. HTTP 503 with

@@ -24,7 +24,14 @@ from typing import Any
 
 from gridgames.core.errors import BadInput
 from gridgames.core.stats import Counts, Histograms
-from gridgames.store.records import Conflict, GameRecord, Link, NotFound, Unavailable
+from gridgames.store.records import (
+    DISK_FULL,
+    Conflict,
+    GameRecord,
+    Link,
+    NotFound,
+    Unavailable,
+)
 from gridgames.store.schema import LATEST, MIGRATIONS
 
 Cursor = Any  # a DB-API cursor
@@ -34,8 +41,9 @@ CHECK_TIMEOUT = 0.5  # seconds the probe waits for a connection or the lock (it 
 # The probe writes this much: a write of a few bytes can fit in the space a failed write left
 # in SQLite's WAL on a full disk, while every move that needs a new page is refused.
 CHECK_BYTES = 64 * 1024
-# A write refused this recently keeps the store unready even when the probe's write fits (a
-# nearly full disk takes some writes and not others); a write that succeeds clears it.
+# A write refused for a full disk this recently keeps the store unready even when the probe's
+# write fits (a nearly full disk takes some writes and not others); a write that succeeds
+# clears it. Other refusals (the server gone, read-only) are the probe's to judge.
 RECENT_FAILURE = 10.0
 
 
@@ -82,7 +90,8 @@ class SqlStore(ABC):
                 yield cur
             self._write_failed = None
         except Unavailable as err:
-            self._write_failed = (time.monotonic(), err)
+            if err.reason == DISK_FULL:
+                self._write_failed = (time.monotonic(), err)
             raise
         finally:
             self.stats.seconds.observe(("write",), time.perf_counter() - started)
@@ -108,9 +117,9 @@ class SqlStore(ABC):
 
     def check(self) -> None:
         """For the readiness probe: raises Unavailable with the reason when the database
-        cannot be read and written now (a write refused in the last RECENT_FAILURE seconds,
-        or the probe's own write of CHECK_BYTES, at most once a CHECK_EVERY; a file found
-        corrupt stays unready)."""
+        cannot be read and written now (a write refused for a full disk in the last
+        RECENT_FAILURE seconds, or the probe's own write of CHECK_BYTES, at most once a
+        CHECK_EVERY; a file found corrupt stays unready)."""
         with self._check_lock:
             at, found = self._checked
             if time.monotonic() - at >= CHECK_EVERY:

@@ -18,7 +18,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from gridgames.core.errors import BadInput
-from gridgames.store.records import Unavailable
+from gridgames.store.records import DISK_FULL, Unavailable
 from gridgames.store.schema import LATEST
 from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
@@ -30,7 +30,7 @@ WRITE_WAIT = 10.0
 WRITER_CHECKPOINT_PAGES = 20_000  # about 80 MB of WAL
 # SQLite's messages -> what the operator and the player are told (the first that matches).
 REASONS = (
-    ("disk is full", "the database's disk is full"),
+    ("disk is full", DISK_FULL),
     ("readonly", "the database is read-only"),
     ("malformed", "the database file is corrupt"),
     ("not a database", "the database file is corrupt"),
