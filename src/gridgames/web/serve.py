@@ -49,8 +49,8 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    "postgresql://... (default: env GRIDGAMES_DB, else games.db in the user's "
                    "data directory)")
     p.add_argument("--db-timeout", type=float, default=1.0, metavar="SECONDS",
-                   help="how long a request waits for the database (a connection, the write "
-                   "lock) before it is answered 503 (default 1)")
+                   help="how long a request waits for a PostgreSQL connection, or for another "
+                   "program's lock on the SQLite file, before it is answered 503 (default 1)")
     p.add_argument("--workers", type=int, default=_env_int("GRIDGAMES_WORKERS", 1),
                    help="server processes (default 1, env GRIDGAMES_WORKERS); above 1 needs "
                    "PostgreSQL")
