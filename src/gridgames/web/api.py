@@ -146,6 +146,8 @@ class Api:
         return client_of(request, self.trusted)
 
     def may_create(self, request: Request) -> None:
+        """Every way of making a game asks here first (new, load, rematch; a lobby's games
+        too, when there is one): one limit per client, whatever the door."""
         wait = self.creating.allow(self.client(request))
         if wait:
             raise RateLimited("too many new games from you: wait a little", int(wait) + 1)
