@@ -452,3 +452,31 @@ def test_a_refused_upgrade_is_a_json_403_with_the_headers_and_a_log_line(tmp_pat
         output = server.stop()
     assert "WS /api/v1/links/…/live 403" in output and token not in output
     assert "ERROR" not in output
+
+
+def test_a_frame_over_the_limit_is_refused_unread_and_a_binary_one_too(tmp_path):
+    import websockets
+    from websockets.exceptions import ConnectionClosed
+
+    server = Server(str(tmp_path / "games.db"))
+    try:
+        url = f"ws://127.0.0.1:{server.port}/api/v1/links/" \
+              f"{watch_token(server, new_game(server))}/live"
+
+        async def closed_by(message) -> int:
+            page = await websockets.connect(url, max_size=2**20)
+            await page.recv()  # the first position
+            try:  # the server may close while the message is still being sent
+                await page.send(message)
+                while True:
+                    await asyncio.wait_for(page.recv(), 30)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code
+            finally:
+                await page.close()
+
+        assert run_async(closed_by("x" * 16 * 1024 * 1024)) == 1009  # 16 MB: not read whole
+        assert run_async(closed_by(b'{"type": "ping"}')) == 1003
+        assert server.call("GET", "/readyz")[0] == 200  # and the server goes on
+    finally:
+        server.stop()
