@@ -13,6 +13,10 @@ PYTEST := $(BIN)/python -m pytest -n 2 -q --dist loadgroup
 
 .PHONY: run test check lint bench system-deps clean
 
+# Compiled and assertion-rewritten modules are kept in __pycache__: without them every run
+# (and each test worker) compiles the tests and pytest's plugins again, seconds each time.
+unexport PYTHONDONTWRITEBYTECODE
+
 $(APP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
