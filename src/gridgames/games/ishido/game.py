@@ -322,7 +322,7 @@ class Ishido(Game):
                      f"tiles left {len(state.pouch)}  (tiles: colour digit, image digit)")
         return "\n".join(lines)
 
-    def view(self, state: IshidoState) -> dict[str, Any]:
+    def own_view(self, state: IshidoState) -> dict[str, Any]:
         counts = [0] * KINDS
         for tile in state.pouch:
             counts[tile] += 1

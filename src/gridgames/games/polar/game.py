@@ -271,7 +271,7 @@ class Polar(Game):
         rows = format_level_rows(state.board, state.penguin)
         return "\n".join(rows) + f"\nhearts {state.hearts}  moves {state.moves}"
 
-    def view(self, state: PolarState) -> dict[str, Any]:
+    def own_view(self, state: PolarState) -> dict[str, Any]:
         return {
             "kind": "polar",
             "rows": ROWS,

@@ -99,6 +99,6 @@ class Trilobite(StoneGame):
     def text(self, state: StoneState) -> str:
         return self.board_text(state, list(COLUMN_NAMES[:state.grid.cols]), [])
 
-    def view(self, state: StoneState) -> dict:
-        return {**super().view(state), "gravity": True,
+    def own_view(self, state: StoneState) -> dict:
+        return {**super().own_view(state), "gravity": True,
                 "column_names": list(COLUMN_NAMES[:state.grid.cols])}
