@@ -255,6 +255,7 @@ class Ishido(Game):
     score_order = "higher"
     params_type = IshidoParams
     renderer = "ishido.js"
+    order = 30
     sample_params = ("rules=classic",)
 
     def new_desc(self, params: IshidoParams, rng: Rng) -> str:

@@ -185,6 +185,7 @@ class Polar(Game):
     score_order = "lower"
     params_type = PolarParams
     renderer = "polar.js"
+    order = 40
     sample_params = ("level=2", "level=5", "pack=original,level=4")
     levels: PolarPacks
 

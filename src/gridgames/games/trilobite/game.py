@@ -46,6 +46,7 @@ class Trilobite(StoneGame):
              "with no line is a draw.")
     params_type = TrilobiteParams
     renderer = "trilobite.js"
+    order = 20
     sample_params = ("width=4,height=4,line=3", "width=10,height=10,line=5",
                      "width=3,height=5,line=5", "width=11,height=3,line=3")
 

@@ -236,6 +236,7 @@ class TwoMino(Game):
              "its pair goes up. Win by finding every pair exactly once.")
     params_type = TwoMinoParams
     renderer = "twomino.js"
+    order = 50
     sample_params = ("n=3", "n=4,gen=unique,level=trivial")
 
     def new_desc(self, params: TwoMinoParams, rng: Rng) -> str:
