@@ -191,6 +191,9 @@ function show(payload, { animate = false } = {}) {
       fetchAnalysis: can("analyzer") ? () => api("GET", `/api/v1/sessions/${current.session}/analysis`) : null,
     });
     boardKind = view.kind;
+    // The page's layout follows the board's shape (docs/adding-a-game.md: `layout`).
+    if (board.layout) document.body.dataset.layout = board.layout;
+    else delete document.body.dataset.layout;
   }
   board.render(view, { animate, hintMove });
   if (fresh) buildHelp();
