@@ -239,12 +239,9 @@ def api_router(api: Api) -> APIRouter:
         elif body.game is not None:
             if body.moves:
                 raise BadInput("moves need an id to start from")
-            game = games.get_game(body.game)
             seed = body.seed if body.seed is not None else Rng.new_seed()
-            desc = await generated(request, game.name, body.params, seed)
-            params = game.parse_params(body.params)
-            session = Session(game, params, desc if desc is not None else
-                              game.new_desc(params, Rng(seed)), seed)
+            desc = await generated(request, body.game, body.params, seed)
+            session = Session.new(body.game, body.params, seed, games, desc)
         else:
             raise BadInput("give a game name or a game id")
         seats = check_seats(session.game, body.seats)

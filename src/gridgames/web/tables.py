@@ -71,11 +71,8 @@ class Table:
 
     @classmethod
     def of_record(cls, record: GameRecord, games: Mapping[str, Game]) -> Table:
-        game = find_game(games, record.game)
-        session = Session(game, game.parse_params(record.params), record.desc, record.seed)
-        for number, move in enumerate(record.moves, 1):
-            session._replay_one(move, number)
-        session._go_to(record.cursor)
+        session = Session.restore(find_game(games, record.game), record.params, record.desc,
+                                  record.seed, record.moves, record.cursor)
         return cls(record.id, session, record.seats, record.version, record.extra,
                    record.updated_at)
 
@@ -83,7 +80,7 @@ class Table:
         """A rough size, for the cache's bound: moves (a recorded solution's steps counted),
         and checkpoint states."""
         s = self.session
-        return 2048 + 64 * len(s.history) + 8 * s.applied + 4096 * len(s._checkpoints)
+        return 2048 + 64 * len(s.history) + 8 * s.applied + 4096 * s.checkpoints
 
 
 class LiveCache:
