@@ -363,3 +363,17 @@ def new_game(server: Server, **body: str) -> str:
     status, answer = server.call("POST", "/api/v1/sessions", body)
     assert status == 201, answer
     return answer["session"]
+
+
+def test_a_worker_sets_numpys_page_choice_before_numpy_is_imported():
+    """NumPy reads NUMPY_MADVISE_HUGEPAGE once, when it is imported: a spawned worker has not
+    imported it by the time the worker starts (the pool's module and the registry need none)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, gridgames.compute.pool, gridgames.compute.jobs, gridgames.cli; "
+            "print('numpy' in sys.modules)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                               sys.path)})
+    assert found.stdout.strip() == "False"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,12 +54,9 @@ def small_pages() -> None:
     """No transparent huge pages for this process's arrays (NumPy asks for them on large
     ones): faulting them in makes the kernel compact memory, moving pages of other processes
     too, which stalled the server's moves for tens of ms whenever a solver's tables grew.
-    (NumPy reads the variable when it is imported.)"""
+    NumPy reads the variable when it is imported, so this runs first in a worker process
+    (spawned: a fresh interpreter, which has not imported NumPy)."""
     os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
-    if "numpy" in sys.modules:  # imported already: tell it directly
-        from numpy._core import multiarray
-
-        multiarray._set_madvise_hugepage(False)
 
 
 def lower_priority(nice: int) -> None:

@@ -48,7 +48,7 @@ DEMO_SECONDS = 60.0
 CLOCK = "clock_ms"  # in a game's extra: the time its page has been showing it, unfinished
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     @field_validator("*")
@@ -65,7 +65,7 @@ class _Body(BaseModel):
         return value
 
 
-class NewGame(_Body):
+class NewGame(Body):
     game: str | None = Field(None, max_length=40, description="game name (or give `id`)")
     params: str = Field("", max_length=200, description="name=value pairs joined by commas")
     seed: str | None = Field(None, max_length=200)
@@ -76,19 +76,19 @@ class NewGame(_Body):
                                     description='per player: "person" or an AI level')
 
 
-class Move(_Body):
+class Move(Body):
     move: str = Field(max_length=64)
 
 
-class AiRequest(_Body):
+class AiRequest(Body):
     level: str | None = Field(None, max_length=40)
 
 
-class Seats(_Body):
+class Seats(Body):
     seats: list[str] = Field(max_length=4)
 
 
-class SolveRequest(_Body):
+class SolveRequest(Body):
     moves: list[str] | None = Field(
         None, max_length=MAX_HISTORY,
         description="the solution the page was shown (GET .../solution), checked by replaying "

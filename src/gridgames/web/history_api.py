@@ -10,19 +10,19 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
-from gridgames.web.api import CLOCK, PREFIX, Api, _Body
+from gridgames.web.api import CLOCK, PREFIX, Api, Body
 from gridgames.web.errors import errors
 from gridgames.web.tables import Table
 
 MAX_CLOCK_MS = 100 * 24 * 3600 * 1000  # 100 days: more is a page's mistake
 
 
-class Jump(_Body):
+class Jump(Body):
     ply: int = Field(ge=0, description="the position to continue from: 0 is the start, N the "
                      "position after the first N recorded moves")
 
 
-class Clock(_Body):
+class Clock(Body):
     elapsed_ms: int = Field(ge=0, le=MAX_CLOCK_MS,
                             description="how long the player has had this game in view")
 

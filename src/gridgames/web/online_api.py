@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from gridgames.session import Session
 from gridgames.store import SPECTATOR, Link, NotFound
 from gridgames.web import online
-from gridgames.web.api import PREFIX, Api, Move, _Body, payload
+from gridgames.web.api import PREFIX, Api, Body, Move, payload
 from gridgames.web.errors import errors
 from gridgames.web.live import Hub
 from gridgames.web.tables import PERSON, Table, new_id
@@ -26,15 +26,15 @@ from gridgames.web.tables import PERSON, Table, new_id
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-class GoOnline(_Body):
+class GoOnline(Body):
     seat: int = Field(0, ge=0, le=1, description="the side you play (0 moves first)")
 
 
-class Offer(_Body):
+class Offer(Body):
     kind: str = Field(max_length=16, description="takeback, draw or rematch")
 
 
-class Reply(_Body):
+class Reply(Body):
     kind: str = Field(max_length=16)
     accept: bool
 

@@ -157,7 +157,7 @@ class Deduction:
     placed: list[int]
 
 
-class _Deducer:
+class Deducer:
     def __init__(self, puzzle: Puzzle, max_level: str) -> None:
         self.p = puzzle
         self.max_level = LEVELS.index(max_level)
@@ -344,7 +344,7 @@ class _Deducer:
 def deduce(n: int, symbols: tuple[int, ...], locked: frozenset[int] | set[int],
            max_level: str = "extreme") -> Deduction:
     puzzle = Puzzle.of(n, symbols, locked)
-    deducer = _Deducer(puzzle, max_level)
+    deducer = Deducer(puzzle, max_level)
     solved = deducer.run()
     return Deduction(solved, LEVELS[deducer.hardest] if solved else None, deducer.steps,
                      puzzle, deducer.placed)
