@@ -3,7 +3,7 @@
 - requests by method, route and status, with their times (web/access.py);
 - live pages held, refused and dropped, messages sent (web/live.py);
 - the database's transaction times and failures by reason (store/sql.py);
-- the live-game cache's size (web/tables.py);
+- the rooms' cache size (web/rooms.py);
 - the compute pool: workers, queue depth, jobs and their times, refusals (compute/pool.py);
 - what holds the event loop up: its lateness, and the garbage collector's pauses.
 
