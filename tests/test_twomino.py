@@ -12,7 +12,6 @@ from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.games.twomino import make_game
-from gridgames.games.twomino.board import layout, pair_index, pair_of_index
 from gridgames.games.twomino.dominosa import dominosa_solution, parse_dominosa, to_dominosa
 from gridgames.games.twomino.game import check_board, encode_desc, hint_bars, samples, shuffled
 from gridgames.games.twomino.generator import (
@@ -21,6 +20,7 @@ from gridgames.games.twomino.generator import (
     random_board,
     unique_puzzle,
 )
+from gridgames.games.twomino.layout import layout, pair_index, pair_of_index
 from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
 from gridgames.session import Session
 

@@ -11,8 +11,8 @@ from gridgames.core.errors import BadInput
 from gridgames.core.ids import GameId
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import SYMBOLS, layout
 from gridgames.games.twomino.dominosa import to_dominosa
+from gridgames.games.twomino.layout import SYMBOLS, layout
 from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
 
 

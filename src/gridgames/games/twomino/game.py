@@ -34,7 +34,7 @@ from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import ONGOING, WON, Game, Status, check_move_text
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import (
+from gridgames.games.twomino.layout import (
     LEVELS,
     MAX_N,
     MIN_N,

@@ -29,8 +29,8 @@ from typing import Any
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Checker, Hint, Hinter, Solver
 from gridgames.core.result import PROVEN, Budget, Meter, Result, game_over
-from gridgames.games.twomino.board import LEVELS, Layout, layout, pair_index, pair_name
 from gridgames.games.twomino.deductions import Finding, forcing_chains, set_analysis
+from gridgames.games.twomino.layout import LEVELS, Layout, layout, pair_index, pair_name
 
 SOLVED = "the puzzle is solved"  # machine play's note on a finished puzzle
 

@@ -1,5 +1,6 @@
-"""The 2mino board (seed 004_4f8b1726872657bc.txt): N symbols on N+1 rows x N columns, every
-unordered pair of symbols once as a domino. Bars separate orthogonally adjacent cells.
+"""The 2mino board's layout (seed 004_4f8b1726872657bc.txt): N symbols on N+1 rows x N
+columns, every unordered pair of symbols once as a domino. Bars separate orthogonally
+adjacent cells.
 
 - Cells are 0-based row-major indices; symbols are 0..N-1, written 0-9 then a, b, c.
 - A bar is the pair of cells (a, b) it separates, a < b; bars are numbered in sorted order.
