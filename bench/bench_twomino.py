@@ -21,7 +21,7 @@ import time
 
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.game import hint_bars, shuffled
+from gridgames.games.twomino.board import hint_bars, shuffled
 from gridgames.games.twomino.generator import unique_puzzle
 from gridgames.games.twomino.layout import LEVELS
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Generator
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.game import Board, TwoMinoParams, encode_desc, samples, shuffled
+from gridgames.games.twomino.board import Board, samples, shuffled
+from gridgames.games.twomino.game import TwoMinoParams, encode_desc
 from gridgames.games.twomino.layout import LEVELS, layout
 from gridgames.games.twomino.solver import Deducer, Puzzle, deduce
 
