@@ -30,8 +30,9 @@ from gridgames.compute.pool import SERVER, ComputePool
 from gridgames.core.result import PROVEN, Budget
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.analyzer import compiled_fits, make_solver
 from gridgames.games.trilobite.game import Trilobite, TrilobiteParams
-from gridgames.games.trilobite.solver import Solver, compiled_fits, make_solver, parse_moves
+from gridgames.games.trilobite.solver import Solver, parse_moves
 from gridgames.web.api import KIND_SHARE
 from gridgames.web.config import ServerConfig
 

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, TextIO
 from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
+from gridgames.games.trilobite.analyzer import analyze, make_solver
 from gridgames.games.trilobite.game import TrilobiteParams
-from gridgames.games.trilobite.solver import analyze, make_solver, parse_moves
+from gridgames.games.trilobite.solver import parse_moves
 
 if TYPE_CHECKING:
     from gridgames.games.trilobite.book import Book
