@@ -39,9 +39,9 @@ from gridgames.web.rooms import PERSON, Room, Rooms, check_seats
 
 PREFIX = "/api/v1"
 MAX_SAVE = 1024 * 1024  # a save file may be up to 1 MB; other bodies stay at 64 KiB
-# Seconds of one job of each kind, as multiples of --think-seconds (a solution may take
+# Seconds of a job, by its work, as multiples of --think-seconds (a solution may take
 # longer than a hint); generating a puzzle and the previews have their own budgets.
-KIND_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0,
+WORK_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0,
               "solution": 2.0}
 GENERATE_SECONDS = 60.0
 DEMO_SECONDS = 60.0
@@ -178,8 +178,8 @@ class Api:
             running.add_done_callback(keep)
         return await asyncio.shield(running)
 
-    def budget(self, kind: str) -> Budget:
-        return Budget(seconds=self.config.think_seconds * KIND_SHARE[kind])
+    def budget(self, work: str) -> Budget:
+        return Budget(seconds=self.config.think_seconds * WORK_SHARE[work])
 
     async def room(self, session_id: str) -> Room:
         return await run_in_threadpool(self.rooms.get, session_id)
@@ -320,17 +320,17 @@ def api_router(api: Api) -> APIRouter:
 
     # --- machine play: the compute pool ---
 
-    async def ask(request: Request, session_id: str, kind: str, **job: Any
+    async def ask(request: Request, session_id: str, work: str, **job: Any
                   ) -> tuple[Room, Any, Any]:
         """Run one job on the game's current position: (the room, its state then, the
         answer)."""
         room = await api.room(session_id)
-        capability(room.session.game, kind)  # refused here, before any job is queued
+        capability(room.session.game, work)  # refused here, before any job is queued
         fair_play(room)
         state = room.session.state
-        found = await api.think(request, Job(kind, room.session.game.name, state,
-                                             api.budget(kind), **job),
-                                room.id, api.budget(kind).seconds or 0.0)
+        found = await api.think(request, Job(work, room.session.game.name, state,
+                                             api.budget(work), **job),
+                                room.id, api.budget(work).seconds or 0.0)
         return room, state, found
 
     def unchanged(state: Any, cursor: int) -> Callable[[Room], None]:
