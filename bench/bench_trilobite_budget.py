@@ -30,9 +30,10 @@ from gridgames.compute.pool import SERVER, ComputePool
 from gridgames.core.result import PROVEN, Budget
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.analyzer import compiled_fits, make_solver
 from gridgames.games.trilobite.game import Trilobite, TrilobiteParams
-from gridgames.games.trilobite.solver import Solver, compiled_fits, make_solver, parse_moves
-from gridgames.web.api import KIND_SHARE
+from gridgames.games.trilobite.solver import Solver, parse_moves
+from gridgames.web.api import WORK_SHARE
 from gridgames.web.config import ServerConfig
 
 SPEED_NODES = 3_000_000  # one search of this many nodes times the compiled solver
@@ -155,7 +156,7 @@ def main() -> None:
     args = parser.parse_args()
     game = make_game()
     levels = args.levels.split(",") if args.levels else list(game.ai.levels)
-    seconds = args.think_seconds * KIND_SHARE["ai"]  # the page's AI budget (web/api.py)
+    seconds = args.think_seconds * WORK_SHARE["ai"]  # the page's AI budget (web/api.py)
     budget = Budget(seconds=seconds)
     boards = [b for b in offered_boards() if args.boards in name(b)]
     runner = Runner(args.pool)

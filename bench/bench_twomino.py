@@ -21,9 +21,9 @@ import time
 
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import LEVELS
-from gridgames.games.twomino.game import hint_bars, shuffled
+from gridgames.games.twomino.board import hint_bars, shuffled
 from gridgames.games.twomino.generator import unique_puzzle
+from gridgames.games.twomino.layout import LEVELS
 
 REFERENCE_MS = {  # Tatham's generator, CPU ms per puzzle (data README)
     (7, "trivial"): 0.9, (7, "basic"): 2.4, (7, "hard"): 25, (7, "extreme"): 135,

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gridgames.compute.jobs import KINDS, Job
+from gridgames.compute.jobs import WORK, Job
 from gridgames.compute.pool import (
     DURATION_BUCKETS,
     OUTCOMES,
@@ -242,7 +242,7 @@ def test_stats_count_jobs_by_kind_and_outcome_with_their_durations(pool):
     assert grown(before["refusals"], after["refusals"]) == {"client": 1, "full": 1}
     assert after["done"] - before["done"] == 2  # answered by a worker: ok and bad
     assert after["running"] == 0 and after["waiting"] == 0
-    assert set(after["finished"]) == {(kind, outcome) for kind in KINDS for outcome in OUTCOMES}
+    assert set(after["finished"]) == {(work, outcome) for work in WORK for outcome in OUTCOMES}
     for counts, _ in (*after["durations"].values(), *after["queued"].values()):
         assert len(counts) == len(DURATION_BUCKETS) + 1  # and +Inf: every job
         assert counts == sorted(counts)  # cumulative
@@ -363,3 +363,17 @@ def new_game(server: Server, **body: str) -> str:
     status, answer = server.call("POST", "/api/v1/sessions", body)
     assert status == 201, answer
     return answer["session"]
+
+
+def test_a_worker_sets_numpys_page_choice_before_numpy_is_imported():
+    """NumPy reads NUMPY_MADVISE_HUGEPAGE once, when it is imported: a spawned worker has not
+    imported it by the time the worker starts (the pool's module and the registry need none)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, gridgames.compute.pool, gridgames.compute.jobs, gridgames.cli; "
+            "print('numpy' in sys.modules)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                               sys.path)})
+    assert found.stdout.strip() == "False"

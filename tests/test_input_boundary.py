@@ -37,7 +37,7 @@ def post(client, path, body):
 
 
 def stored(client):
-    return client.app.state.tables.store.count()
+    return client.app.state.rooms.store.count()
 
 
 def refused(answer, field):

@@ -1,6 +1,6 @@
 """Online play through the API, with the test client's WebSockets: seats are secret links,
 the server enforces the turn, takebacks, draws, resigning, claims and rematches follow the
-table's rules (web/online.py), live pages get every change, and wrong tokens, moves out of
+rules of online play (web/online.py), live pages get every change, and wrong tokens, moves out of
 turn, messages of the wrong shape and cross-origin upgrades are refused, changing nothing."""
 
 from __future__ import annotations

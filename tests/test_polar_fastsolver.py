@@ -124,7 +124,7 @@ def test_region_first_is_the_least_cell_the_penguin_can_walk_to():
         least = (reached & -reached).bit_length() - 1
         row = np.zeros(fast.ROW_BYTES, np.uint8)
         row[:GRID.size] = np.frombuffer(bytes(board), np.uint8)
-        assert fast._region_first(row, penguin) == least, (bytes(board), penguin)
+        assert fast.region_first(row, penguin) == least, (bytes(board), penguin)
 
 
 @pytest.mark.slow

@@ -126,28 +126,28 @@ def test_the_live_game_cache_is_bounded_in_count_and_bytes(tmp_path):
     """Live games are cached with a bound (the database is the truth): the least recently
     used game goes first, whether the count or the bytes run over."""
     from gridgames.session import Session
-    from gridgames.web.tables import LiveCache, Table
+    from gridgames.web.rooms import Room, RoomCache
 
-    def table(name, moves=0):
+    def room(name, moves=0):
         session = Session.new("polar", "level=1", seed=name)
         for number in range(moves):
             session.play("RL"[number % 2])
-        return Table(f"{name:0>8}", session, ["person"])
+        return Room(f"{name:0>8}", session, ["person"])
 
-    small = table("a").approx_bytes()
-    cache = LiveCache(max_games=3, max_bytes=10 * small)
+    small = room("a").approx_bytes()
+    cache = RoomCache(max_games=3, max_bytes=10 * small)
     for name in "abcd":
-        cache.put(table(name))
+        cache.put(room(name))
         assert cache.get("0000000a") is not None or name == "d"  # a stays: recently used
     assert len(cache) == 3 and cache.get("0000000b") is None  # b was the least recent
-    big = table("e", moves=2000)
+    big = room("e", moves=2000)
     assert big.approx_bytes() > 10 * small
     cache.put(big)  # over the bytes by itself: nothing else may stay beside it
     assert len(cache) <= 1 and cache.bytes <= max(big.approx_bytes(), 10 * small)
-    grown = table("f", moves=200)
-    cache = LiveCache(max_games=100, max_bytes=3 * grown.approx_bytes())
+    grown = room("f", moves=200)
+    cache = RoomCache(max_games=100, max_bytes=3 * grown.approx_bytes())
     for name in "fghij":
-        cache.put(table(name, moves=200))
+        cache.put(room(name, moves=200))
     assert len(cache) == 3 and cache.bytes <= 3 * grown.approx_bytes()
 
 
@@ -159,10 +159,10 @@ def test_a_reader_never_sees_a_change_still_being_stored(store):
 
     from gridgames.registry import default_games
     from gridgames.session import Session
-    from gridgames.web.tables import Tables
+    from gridgames.web.rooms import Rooms
 
-    tables = Tables(store, default_games())
-    table = tables.create(Session.new("tictactoe", "", seed="r"), ["person", "person"])
+    rooms = Rooms(store, default_games())
+    room = rooms.create(Session.new("tictactoe", "", seed="r"), ["person", "person"])
     playing, go = threading.Event(), threading.Event()
 
     def slow_move(t):
@@ -170,19 +170,19 @@ def test_a_reader_never_sees_a_change_still_being_stored(store):
         playing.set()
         go.wait(5)
 
-    changer = threading.Thread(target=tables.change, args=(table.id, slow_move))
+    changer = threading.Thread(target=rooms.change, args=(room.id, slow_move))
     changer.start()
     playing.wait(5)
     seen = []
     reader = threading.Thread(target=lambda: seen.append(
-        tables.read(table.id, lambda t: (t.session.moves, t.version))))
+        rooms.read(room.id, lambda t: (t.session.moves, t.version))))
     reader.start()
     reader.join(0.3)
     assert reader.is_alive() and not seen  # the move is applied, not yet stored: it waits
     go.set()
     changer.join(5)
     reader.join(5)
-    assert seen == [(["b2"], store.version(table.id))]
+    assert seen == [(["b2"], store.version(room.id))]
 
 
 def test_a_database_from_a_newer_program_is_refused_in_one_line(store, tmp_path):

@@ -17,6 +17,7 @@ from gridgames.core.errors import BadInput
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.analyzer import SolverPool, TrilobiteAnalyzer, make_solver
 from gridgames.games.trilobite.bitboard import geometry
 from gridgames.games.trilobite.book import (
     PACKAGE_BOOKS,
@@ -35,7 +36,7 @@ from gridgames.games.trilobite.bookbuild import (
     next_work,
     walk,
 )
-from gridgames.games.trilobite.solver import Solver, SolverPool, TrilobiteAnalyzer, make_solver
+from gridgames.games.trilobite.solver import Solver
 
 SMALL = (5, 4, 4)  # small enough to build a whole book in a second
 # One worker runs the module, so the books of the `built` fixture are built once

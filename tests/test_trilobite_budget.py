@@ -12,17 +12,16 @@ import pytest
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite import make_game
-from gridgames.games.trilobite.game import TrilobiteParams
-from gridgames.games.trilobite.solver import (
+from gridgames.games.trilobite.analyzer import (
     PROBE_NODES,
     UNKNOWN,
-    Solver,
     column_scores,
     compiled_fits,
     make_solver,
-    parse_moves,
     solve_until,
 )
+from gridgames.games.trilobite.game import TrilobiteParams
+from gridgames.games.trilobite.solver import Solver, parse_moves
 
 GAME = make_game()
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"

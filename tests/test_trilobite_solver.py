@@ -14,9 +14,10 @@ from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.core.search import WIN, Minimax
 from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.analyzer import analyze
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard
 from gridgames.games.trilobite.fastsolver import FastSolver, _negamax
-from gridgames.games.trilobite.solver import Solver, analyze, parse_moves
+from gridgames.games.trilobite.solver import Solver, parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 GAME = make_game()
@@ -261,7 +262,8 @@ def test_best_columns_agree_with_every_columns_exact_score():
     score and the same set of best columns as solving every column exactly, with both
     engines; and it gives up (None) when its budget is too small."""
     from gridgames.core.errors import BadInput
-    from gridgames.games.trilobite.solver import Solver, best_columns, column_scores, make_solver
+    from gridgames.games.trilobite.analyzer import best_columns, column_scores, make_solver
+    from gridgames.games.trilobite.solver import Solver
 
     rng = Rng("best-columns")
     for solver in (make_solver(5, 4, 4, 16), Solver(5, 4, 4, 16)):
@@ -289,7 +291,8 @@ def test_best_columns_keep_scores_beyond_the_kernels_range():
     """On boards only the Python solver takes, scores pass 32: nothing clamps them. On 10x10
     line 5 after 334455 the first player wins with an open four (columns 2 and 6, 0-based 1
     and 5), its stone then the 9th on the board: (100 + 1 - 9) // 2 = 46."""
-    from gridgames.games.trilobite.solver import Solver, best_columns
+    from gridgames.games.trilobite.analyzer import best_columns
+    from gridgames.games.trilobite.solver import Solver
 
     solver = Solver(10, 10, 5)
     assert best_columns(solver, *parse_moves(solver.g, "334455")) == (46, [1, 5])
@@ -299,8 +302,8 @@ def test_best_columns_use_known_scores_and_keep_a_proven_column_when_the_budget_
     """Scores an opening book holds are not searched again (all known: no node at all); a
     budget that ends after the first column was proven best still gives that column, the
     centre's first, which is one of the best."""
+    from gridgames.games.trilobite.analyzer import best_columns, column_scores, make_solver
     from gridgames.games.trilobite.book import child_positions
-    from gridgames.games.trilobite.solver import best_columns, column_scores, make_solver
 
     solver = make_solver(5, 4, 4, 16)
     g = solver.g

@@ -12,15 +12,16 @@ from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.games.twomino import make_game
-from gridgames.games.twomino.board import layout, pair_index, pair_of_index
+from gridgames.games.twomino.board import check_board, hint_bars, samples, shuffled
 from gridgames.games.twomino.dominosa import dominosa_solution, parse_dominosa, to_dominosa
-from gridgames.games.twomino.game import check_board, encode_desc, hint_bars, samples, shuffled
+from gridgames.games.twomino.game import encode_desc
 from gridgames.games.twomino.generator import (
     hint_free_puzzle,
     puzzle_with_given_bars,
     random_board,
     unique_puzzle,
 )
+from gridgames.games.twomino.layout import layout, pair_index, pair_of_index
 from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
 from gridgames.session import Session
 

@@ -142,7 +142,7 @@ def test_nothing_is_told_by_colour_alone(page, server_url):
     picture; 2mino's counters say found once (✓) or twice (×2) in text."""
     from urllib.parse import quote
 
-    from gridgames.games.twomino.board import layout, pair_index
+    from gridgames.games.twomino.layout import layout, pair_index
     from tests.test_web_twomino import click_bar, small_board
 
     page.goto(f"{server_url}/play/trilobite?id=trilobite::7/7/7/7/7/7&moves=4+4+3")

@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from gridgames.games.twomino.board import layout
+from gridgames.games.twomino.layout import layout
 from gridgames.registry import default_games
 from tests.conftest import screenshot, serve
 from tests.test_web_browser import click_cells

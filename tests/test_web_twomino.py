@@ -8,8 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import layout
-from gridgames.games.twomino.game import encode_desc, hint_bars, shuffled
+from gridgames.games.twomino.board import hint_bars, shuffled
+from gridgames.games.twomino.game import encode_desc
+from gridgames.games.twomino.layout import layout
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser

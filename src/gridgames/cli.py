@@ -317,6 +317,30 @@ def cmd_db_restore(args: argparse.Namespace, out: TextIO) -> None:
 # --- wiring ---
 
 
+def _start_arguments(p: argparse.ArgumentParser, optional: bool = False) -> None:
+    """A new game: which, its params and the seed of its start."""
+    if optional:
+        p.add_argument("game", nargs="?", help="which game (asks when omitted)")
+    else:
+        p.add_argument("game")
+    p.add_argument("--params", default="", help="name=value pairs joined by commas")
+    p.add_argument("--seed", help="seed for the start position (random when omitted)")
+
+
+def _position_arguments(p: argparse.ArgumentParser) -> None:
+    """A position: a game ID and the moves played from its start; answered as text or
+    JSON."""
+    p.add_argument("id", help="game:params:desc or game:params#seed (or a Dominosa ID)")
+    p.add_argument("--moves", nargs="*", metavar="M", help="moves played from the start")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+
+
+def _ai_arguments(p: argparse.ArgumentParser, seconds_help: str) -> None:
+    p.add_argument("--level", help="AI level (the strongest when omitted)")
+    p.add_argument("--seconds", type=float, default=AI_SECONDS,
+                   help=f"{seconds_help} (default {AI_SECONDS:g})")
+
+
 def build_parser(games: Games) -> argparse.ArgumentParser:
     parser = _Parser(prog="gridgames", description="Play and script grid-board games.")
     parser.add_argument("--version", action="version", version=f"gridgames {__version__}")
@@ -327,35 +351,23 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_list)
 
     p = sub.add_parser("new", help="start a game and print its game ID")
-    p.add_argument("game")
-    p.add_argument("--params", default="", help="name=value pairs joined by commas")
-    p.add_argument("--seed", help="seed for the start position (random when omitted)")
+    _start_arguments(p)
     p.set_defaults(run=cmd_new)
 
     p = sub.add_parser("show", help="print the board of a game ID after some moves")
-    p.add_argument("id", help="game:params:desc or game:params#seed (or a Dominosa ID)")
-    p.add_argument("--moves", nargs="*", metavar="M", help="moves played from the start")
-    p.add_argument("--json", action="store_true", help="one JSON object")
+    _position_arguments(p)
     p.set_defaults(run=cmd_show)
 
     p = sub.add_parser("ai", help="print the AI's move in a position, and whether it is proven")
-    p.add_argument("id")
-    p.add_argument("--moves", nargs="*", metavar="M")
-    p.add_argument("--level", help="AI level (the strongest when omitted)")
+    _position_arguments(p)
+    _ai_arguments(p, "cap on the time to think")
     p.add_argument("--seed", help="seed for breaking ties (default: the position)")
-    p.add_argument("--seconds", type=float, default=AI_SECONDS,
-                   help=f"cap on the time to think (default {AI_SECONDS:g})")
-    p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=cmd_ai)
 
     p = sub.add_parser("play", help="play in the terminal")
-    p.add_argument("game", nargs="?", help="which game (asks when omitted)")
-    p.add_argument("--params", default="")
-    p.add_argument("--seed")
+    _start_arguments(p, optional=True)
     p.add_argument("--ai", help="who the AI plays: none, both, or a side (default: second)")
-    p.add_argument("--level", help="AI level (the strongest when omitted)")
-    p.add_argument("--seconds", type=float, default=AI_SECONDS,
-                   help=f"cap on the AI's time a move, and on hints (default {AI_SECONDS:g})")
+    _ai_arguments(p, "cap on the AI's time a move, and on hints")
     p.add_argument("--levels", metavar="PATH", help="games with level files (Polar): add "
                    "this file's levels after the built-in ones (choose with --params level=N)")
     p.set_defaults(run=cmd_play)

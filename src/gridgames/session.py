@@ -1,10 +1,9 @@
 """The session (Simon Tatham's "midend"), one for all games: a history of moves with a cursor.
 
 Undo and redo move the cursor; a new move drops the redo tail. Restart, Solve and Jump are
-recorded as markers (`!restart`; `!solve` followed by the solution's moves; `!jump` followed by
-the game moves from the start that lead to an earlier position) so that they can be undone;
-each marker says its state by itself, without pointing into the history. A marker is never
-accepted as a move from outside (`play` takes game moves only).
+recorded as markers (markers.py) so that they can be undone; each marker says its state by
+itself, without pointing into the history. A marker is never accepted as a move from outside
+(`play` takes game moves only); it comes in only as a recorded history's text.
 Every state is reached by replaying moves through `game.apply`: a save file is a replay, and
 loading one checks every move. A bad save or game ID is refused whole.
 
@@ -30,17 +29,16 @@ from gridgames.core.params import Params
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 from gridgames.core.text import check_text
+from gridgames.markers import JUMP, RESTART, SOLVE, Marker, is_marker
 from gridgames.registry import default_games
 
-RESTART = "!restart"
-SOLVE = "!solve"
-JUMP = "!jump"
 SAVE_FORMAT = "gridgames-save"
 SAVE_VERSION = 1
 MAX_HISTORY = 20_000  # moves a game keeps, the moves of recorded solutions included, so
 # that replaying any game (a load, a game read back from the database) is bounded work
 CHECKPOINT = 64  # a state is kept every this many moves
 Games = Mapping[str, Game]
+Entry = str | Marker  # a history's entry: a game move, or the session's own marker
 
 
 class Session:
@@ -50,8 +48,8 @@ class Session:
         self.desc = desc
         self.seed = seed
         self.initial = game.new_state(params, desc)
-        self._moves: list[str] = []  # _moves[i] leads from state i to state i + 1
-        self._applied = [0]  # _applied[i]: game moves that _moves[:i] apply (solutions count)
+        self._entries: list[Entry] = []  # _entries[i] leads from state i to state i + 1
+        self._applied = [0]  # _applied[i]: game moves _entries[:i] apply (solutions count)
         self._checkpoints: dict[int, Any] = {0: self.initial}  # state i, i % CHECKPOINT == 0
         self._state = self.initial  # state `cursor`
         self.cursor = 0
@@ -60,11 +58,24 @@ class Session:
 
     @classmethod
     def new(cls, game_name: str, params_text: str = "", seed: str | None = None,
-            games: Games | None = None) -> Session:
+            games: Games | None = None, desc: str | None = None) -> Session:
+        """A new game from a seed (a fresh one when None). `desc`: the start the seed makes,
+        when the caller has generated it already."""
         game = find_game(games or default_games(), game_name)
         params = game.parse_params(check_text(params_text, "params"))
         seed = check_text(seed, "seed") if seed is not None else Rng.new_seed()
-        return cls(game, params, game.new_desc(params, Rng(seed)), seed)
+        return cls(game, params, desc if desc is not None else
+                   game.new_desc(params, Rng(seed)), seed)
+
+    @classmethod
+    def restore(cls, game: Game, params_text: str, desc: str, seed: str | None,
+                history: list[Any], cursor: int) -> Session:
+        """A stored game (a save, a database record): its history replayed, every entry
+        checked, and the cursor where it was."""
+        session = cls(game, game.parse_params(params_text), desc, seed)
+        session.replay(history)
+        session.go_to(cursor)
+        return session
 
     @classmethod
     def from_id(cls, text: str, moves: list[str] | None = None,
@@ -75,8 +86,7 @@ class Session:
         gid = GameId.parse(text, games)
         game, params, desc = gid.start(games, desc)
         session = cls(game, params, desc, gid.seed)
-        for number, move in enumerate(moves or [], 1):
-            session._replay_one(move, number)
+        session.replay(moves or [])
         return session
 
     # --- reading ---
@@ -88,12 +98,17 @@ class Session:
     @property
     def moves(self) -> list[str]:
         """The moves that lead to the current state."""
-        return self._moves[:self.cursor]
+        return [str(entry) for entry in self._entries[:self.cursor]]
 
     @property
     def history(self) -> list[str]:
-        """Every recorded move, the redo tail included."""
-        return list(self._moves)
+        """Every recorded move, the redo tail included (markers as their text)."""
+        return [str(entry) for entry in self._entries]
+
+    @property
+    def checkpoints(self) -> int:
+        """How many states the session keeps (for an estimate of its memory)."""
+        return len(self._checkpoints)
 
     @property
     def applied(self) -> int:
@@ -119,56 +134,58 @@ class Session:
 
     @property
     def can_redo(self) -> bool:
-        return self.cursor < len(self._moves)
+        return self.cursor < len(self._entries)
 
     # --- changing ---
 
     def play(self, move: str) -> Any:
         """Apply a move of the game at the cursor (markers are refused: they are the
         session's own, see `restart` and `solve`)."""
-        if not isinstance(move, str) or move.startswith("!"):
+        if not isinstance(move, str) or is_marker(move):
             raise IllegalMove(f"{str(move)[:40]!r} is not a move")
         return self._record(move)
 
     def undo(self) -> Any:
         if not self.can_undo:
             raise BadInput("nothing to undo")
-        self._go_to(self.cursor - 1)
+        self.go_to(self.cursor - 1)
         return self.state
 
     def redo(self) -> Any:
         if not self.can_redo:
             raise BadInput("nothing to redo")
-        self._go_to(self.cursor + 1)
+        self.go_to(self.cursor + 1)
         return self.state
 
     def state_at(self, index: int) -> Any:
         """The state after the first `index` recorded moves (the redo tail included), the
         cursor unmoved: a replay of a finished or unfinished game, one position at a time."""
-        if not 0 <= index <= len(self._moves):
+        if not 0 <= index <= len(self._entries):
             raise BadInput(f"no position {index}: this game has positions 0 to "
-                           f"{len(self._moves)}")
+                           f"{len(self._entries)}")
+        start = self._checkpoint_before(index)
+        state = self._checkpoints[start]
+        for at in range(start, index):
+            state = self._after(state, self._entries[at])
+        return state
+
+    def _checkpoint_before(self, index: int) -> int:
         start = index - index % CHECKPOINT
         while start not in self._checkpoints:
             start -= CHECKPOINT
-        state = self._checkpoints[start]
-        for at in range(start, index):
-            state = self._after(state, self._moves[at])
-        return state
+        return start
 
     def game_moves_to(self, index: int) -> list[str]:
         """The game moves from the start position that reach position `index` (markers
         unfolded: a restart empties the list, a solution or a jump gives its moves)."""
         moves: list[str] = []
-        for move in self._moves[:index]:
-            if move == RESTART:
-                moves = []
-            elif move.startswith(SOLVE):
-                moves.extend(move.split()[1:])
-            elif move.startswith(JUMP):
-                moves = move.split()[1:]
+        for entry in self._entries[:index]:
+            if isinstance(entry, str):
+                moves.append(entry)
+            elif entry.action == SOLVE:
+                moves.extend(entry.moves)
             else:
-                moves.append(move)
+                moves = list(entry.moves)
         return moves
 
     def jump(self, index: int) -> Any:
@@ -179,20 +196,22 @@ class Session:
         if index == self.cursor:
             raise BadInput("this is the current position already")
         self.state_at(index)  # the range check
-        return self._record(" ".join([JUMP, *self.game_moves_to(index)]))
+        return self._record(Marker(JUMP, tuple(self.game_moves_to(index))))
 
-    def _go_to(self, index: int) -> None:
-        """Move the cursor, replaying from the nearest checkpoint at or before `index` (or
-        from the current state, when that is nearer)."""
-        start = index - index % CHECKPOINT
-        while start not in self._checkpoints:
-            start -= CHECKPOINT
+    def go_to(self, index: int) -> None:
+        """Move the cursor to a recorded position (no marker: a stored cursor, undo, redo),
+        replaying from the nearest checkpoint at or before `index` (or from the current
+        state, when that is nearer)."""
+        if not 0 <= index <= len(self._entries):
+            raise BadInput(f"no position {index}: this game has positions 0 to "
+                           f"{len(self._entries)}")
+        start = self._checkpoint_before(index)
         if start <= self.cursor <= index:
             start, state = self.cursor, self._state
         else:
             state = self._checkpoints[start]
         for at in range(start, index):
-            state = self._after(state, self._moves[at])
+            state = self._after(state, self._entries[at])
             self._keep(at + 1, state)
         self.cursor, self._state = index, state
 
@@ -204,7 +223,7 @@ class Session:
         """Back to the start position, recorded as a marker so that it can be undone."""
         if self.state == self.initial:
             raise BadInput("already at the start")
-        return self._record(RESTART)
+        return self._record(Marker(RESTART))
 
     def solve(self, budget: Budget) -> Result[list[str]]:
         """Play the game's solution from here, as one marker that can be undone; the solver's
@@ -219,53 +238,49 @@ class Session:
         if found.value is None:
             raise no_solution(found)
         if found.value:
-            self._record(" ".join([SOLVE, *found.value]))
+            self._record(Marker(SOLVE, tuple(found.value)))
         return found
 
-    def _after(self, state: Any, move: str) -> Any:
-        if not isinstance(move, str):
-            raise IllegalMove("a move is a string")
-        if move == RESTART:
-            return self.initial
-        if move.startswith(SOLVE + " ") or move == SOLVE:
-            for step in move.split()[1:]:
-                state = self.game.apply(state, step)
-            return state
-        if move.startswith(JUMP + " ") or move == JUMP:
+    def _after(self, state: Any, entry: Entry) -> Any:
+        if isinstance(entry, str):
+            return self.game.apply(state, entry)
+        if entry.action != SOLVE:  # a restart, or a jump from the start
             state = self.initial
-            for step in move.split()[1:]:
-                state = self.game.apply(state, step)
-            return state
-        return self.game.apply(state, move)
+        for step in entry.moves:
+            state = self.game.apply(state, step)
+        return state
 
-    def _record(self, move: str) -> Any:
+    def _record(self, entry: Entry) -> Any:
         """Apply a move or a marker at the cursor and record it (the redo tail goes)."""
-        check_text(move, "move")  # the history is stored as it is
+        check_text(str(entry), "move")  # the history is stored as it is
         applied = self._applied[self.cursor] + \
-            (max(1, move.count(" ")) if move.startswith((SOLVE, JUMP)) else 1)
+            (1 if isinstance(entry, str) else entry.weight)
         if applied > MAX_HISTORY:
             raise BadInput(f"a game keeps at most {MAX_HISTORY} moves (a recorded solution's "
                            "moves included)")
-        state = self._after(self._state, move)
-        del self._moves[self.cursor:]
+        state = self._after(self._state, entry)
+        del self._entries[self.cursor:]
         del self._applied[self.cursor + 1:]
         self._applied.append(applied)
         for index in [i for i in self._checkpoints if i > self.cursor]:
             del self._checkpoints[index]
-        self._moves.append(move)
+        self._entries.append(entry)
         self.cursor += 1
         self._state = state
         self._keep(self.cursor, state)
         return state
 
-    def _replay_one(self, move: Any, number: int) -> None:
-        """A recorded move of a save or a stored game: markers included."""
-        try:
-            if not isinstance(move, str):
-                raise IllegalMove("a move is a string")
-            self._record(move)
-        except BadInput as err:
-            raise BadInput(f"move {number} ({str(move)[:40]!r}): {err}") from err
+    def replay(self, history: list[Any]) -> None:
+        """Record a history's entries from the cursor on, as text (a save's, a stored
+        game's, an ID's moves): markers included, each entry checked; BadInput naming the
+        first that is refused."""
+        for number, text in enumerate(history, self.cursor + 1):
+            try:
+                if not isinstance(text, str):
+                    raise IllegalMove("a move is a string")
+                self._record(Marker.parse(text) if is_marker(text) else text)
+            except BadInput as err:
+                raise BadInput(f"move {number} ({str(text)[:40]!r}): {err}") from err
 
     # --- save files ---
 
@@ -277,7 +292,7 @@ class Session:
             "params": self.params.format(),
             "desc": self.desc,
             "seed": self.seed,
-            "moves": list(self._moves),
+            "moves": self.history,
             "cursor": self.cursor,
         }
 
@@ -330,7 +345,7 @@ class Session:
         """A session from a parsed save. `seed_desc`: the start the save's seed makes, when
         the caller has generated it already (it is checked against the save's desc)."""
         data = cls._check_save(data)
-        seed, moves, cursor = data.get("seed"), data["moves"], data["cursor"]
+        seed = data.get("seed")
         game = find_game(games or default_games(), data["game"])
         params = game.parse_params(data["params"])
         if seed is not None and (seed_desc if seed_desc is not None else
@@ -340,9 +355,8 @@ class Session:
             session = cls(game, params, data["desc"], seed)
         except BadInput as err:
             raise BadInput(f"save file: {err}") from err
-        for number, move in enumerate(moves, 1):
-            session._replay_one(move, number)
-        session._go_to(cursor)
+        session.replay(data["moves"])
+        session.go_to(data["cursor"])
         return session
 
 

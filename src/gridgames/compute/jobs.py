@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +17,12 @@ from gridgames.core.errors import BadInput
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 
-KINDS = ("ai", "hint", "solve", "solution", "check", "analysis", "new_desc", "demo")
+WORK = ("ai", "hint", "solve", "solution", "check", "analysis", "new_desc", "demo")
 SOLUTION_STEPS = 2000  # positions of a solution drawn for a page to step through
 # A job's search ends this share of its seconds early: the answer itself must reach the page
 # within the budget (a search stops only at its next look at the clock, then answers).
 ANSWER_RESERVE = 0.05
-# Machine play on a position: the job's kind -> the game's capability entry, its method, and
+# Machine play on a position: the job's work -> the game's capability entry, its method, and
 # what a person calls it.
 CAPABILITY = {"ai": ("ai", "choose", "AI player"), "hint": ("hints", "hint", "hints"),
               "solve": ("solver", "solve", "solver"), "solution": ("solver", "solve", "solver"),
@@ -31,9 +30,9 @@ CAPABILITY = {"ai": ("ai", "choose", "AI player"), "hint": ("hints", "hint", "hi
               "analysis": ("analyzer", "analyze", "analysis")}
 
 
-def capability(game: Any, kind: str) -> Any:
+def capability(game: Any, work: str) -> Any:
     """The game's entry for a kind of machine play; BadInput when it has none."""
-    entry, _, words = CAPABILITY[kind]
+    entry, _, words = CAPABILITY[work]
     found = getattr(game, entry)
     if found is None:
         raise BadInput(f"{game.title} has no {words}")
@@ -42,7 +41,7 @@ def capability(game: Any, kind: str) -> Any:
 
 @dataclass(frozen=True)
 class Job:
-    kind: str  # one of KINDS
+    work: str  # one of WORK
     game: str
     state: Any = None
     budget: Budget = field(default_factory=Budget)
@@ -55,12 +54,9 @@ def small_pages() -> None:
     """No transparent huge pages for this process's arrays (NumPy asks for them on large
     ones): faulting them in makes the kernel compact memory, moving pages of other processes
     too, which stalled the server's moves for tens of ms whenever a solver's tables grew.
-    (NumPy reads the variable when it is imported.)"""
+    NumPy reads the variable when it is imported, so this runs first in a worker process
+    (spawned: a fresh interpreter, which has not imported NumPy)."""
     os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
-    if "numpy" in sys.modules:  # imported already: tell it directly
-        from numpy._core import multiarray
-
-        multiarray._set_madvise_hugepage(False)
 
 
 def lower_priority(nice: int) -> None:
@@ -92,20 +88,20 @@ class Worker:
 
     def run(self, job: Job) -> Any:
         game = self.games.get_game(job.game)
-        if job.kind == "new_desc":
+        if job.work == "new_desc":
             return game.new_desc(game.parse_params(job.params), Rng(job.seed))
-        if job.kind == "demo":
+        if job.work == "demo":
             from gridgames.compute.demo import demo_views
 
             return demo_views(game, self.games)
-        entry = capability(game, job.kind)
+        entry = capability(game, job.work)
         budget = job.budget
         if budget.seconds is not None:
             budget = budget.capped(budget.seconds * (1 - ANSWER_RESERVE))
-        if job.kind == "ai":
+        if job.work == "ai":
             return entry.choose(job.state, job.level, Rng(job.seed), budget)
-        found: Result[Any] = getattr(entry, CAPABILITY[job.kind][1])(job.state, budget)
-        if job.kind == "solution":
+        found: Result[Any] = getattr(entry, CAPABILITY[job.work][1])(job.state, budget)
+        if job.work == "solution":
             return found, solution_steps(game, job.state, found.value or [])
         return found
 

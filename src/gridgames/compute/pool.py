@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gridgames.compute.jobs import KINDS, Job, Worker
+from gridgames.compute.jobs import WORK, Job, Worker
 from gridgames.core.errors import BadInput
 from gridgames.core.stats import Histograms
 
@@ -134,8 +134,8 @@ class ComputePool:
         self.refused = 0
         self.replaced = 0  # workers ended and started again
         self._refusals = dict.fromkeys(REFUSALS, 0)
-        self._finished = {(kind, outcome): 0 for kind in KINDS for outcome in OUTCOMES}
-        self._durations = Histograms(DURATION_BUCKETS)  # (kind,): seconds on a worker
+        self._finished = {(work, outcome): 0 for work in WORK for outcome in OUTCOMES}
+        self._durations = Histograms(DURATION_BUCKETS)  # (work,): seconds on a worker
         self._waits = Histograms(DURATION_BUCKETS)  # (): seconds queued
         self._threads = [threading.Thread(target=self._run_worker, name=f"compute-{n}",
                                           daemon=True) for n in range(workers)]
@@ -223,10 +223,10 @@ class ComputePool:
         same.remove(task)
         if not same:
             del self._by_key[task.key]
-        kind = task.job.kind
-        self._finished[kind, outcome] = self._finished.get((kind, outcome), 0) + 1
+        work = task.job.work
+        self._finished[work, outcome] = self._finished.get((work, outcome), 0) + 1
         if task.started_at is not None:
-            self._durations.observe((kind,), time.monotonic() - task.started_at)
+            self._durations.observe((work,), time.monotonic() - task.started_at)
 
     # --- the workers ---
 
@@ -377,8 +377,8 @@ class ComputePool:
     def stats(self) -> dict[str, Any]:
         """Plain data (it crosses the service's socket): the counts now (`workers`,
         `waiting`: queued, `running`), counts since the start (`done`: answered by a worker,
-        `refused`, `replaced`: workers ended), `finished`: {(kind, outcome): jobs},
-        `refusals`: {reason: jobs}, `durations`: {(kind,): histogram of the seconds its jobs
+        `refused`, `replaced`: workers ended), `finished`: {(work, outcome): jobs},
+        `refusals`: {reason: jobs}, `durations`: {(work,): histogram of the seconds its jobs
         ran on a worker, whatever their outcome}, `queued`: {(): histogram of the seconds
         jobs waited in the queue (until a worker took them or they were cancelled)}; a
         histogram is (jobs at or under each of DURATION_BUCKETS, cumulative, and all of

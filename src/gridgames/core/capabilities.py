@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gridgames.core.errors import BadInput
 from gridgames.core.result import Budget, Result
@@ -108,11 +108,27 @@ class Generator(ABC):
         """A start position the rules cannot make alone (a graded puzzle)."""
 
 
+class Subcommands(Protocol):
+    """What commands are added to: the object argparse's `add_subparsers` gives."""
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser: ...
+
+
 class Commands(ABC):
     @abstractmethod
-    def register(self, subparsers: argparse._SubParsersAction) -> None:
-        """Add `gridgames <game> ...` commands. Each sets `run(args, out)`; `args.registry` is
-        the registry the command line runs with."""
+    def register(self, subparsers: Subcommands) -> None:
+        """Add `gridgames <game> ...` commands (`command_group` makes the `<game>` level).
+        Each sets `run(args, out)`; `args.registry` is the registry the command line runs
+        with."""
+
+
+def command_group(subparsers: Subcommands, name: str, help: str, metavar: str = "COMMAND"
+                  ) -> Subcommands:
+    """`gridgames NAME COMMAND ...`: the group a game's commands are added to (the chosen
+    command in `args.NAME_command`)."""
+    parser = subparsers.add_parser(name, help=help)
+    return parser.add_subparsers(dest=f"{name}_command", metavar=metavar, required=True,
+                                 parser_class=type(parser))
 
 
 class Encoding(ABC):

@@ -123,15 +123,7 @@ class Result(Generic[T]):
         return out
 
 
-def proven(value: Any, meter: Meter | None = None, note: str = "") -> Result[Any]:
-    return (meter or Meter()).result(value, PROVEN, note)
-
-
-def best_found(value: Any, meter: Meter | None = None, note: str = "") -> Result[Any]:
-    return (meter or Meter()).result(value, BEST_FOUND if value is not None else NONE, note)
-
-
 def game_over(meter: Meter | None = None, note: str = GAME_OVER) -> Result[Any]:
     """What machine play answers on a finished position (won, lost, drawn, solved): no move
     (None, whatever the kind: a move, a hint, a solution, an analysis), proven, and why."""
-    return proven(None, meter, note)
+    return (meter or Meter()).result(None, PROVEN, note)

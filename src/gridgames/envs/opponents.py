@@ -58,7 +58,7 @@ class VsAiEnv(gymnasium.Env):
         self.inner.step(action)
         self._opponent_moves()
         observation, info = self._observe()
-        reward = float(self.inner._cumulative_rewards[self.agent])
+        reward = self.inner.reward_since_move(self.agent)
         done = self.inner.terminations[self.agent]
         if self.inner.infos[self.agent].get("illegal"):
             info["illegal"] = True

@@ -103,6 +103,11 @@ class TwoPlayerEnv(AECEnv):
                 self.agent_selection = self.possible_agents[self.game.current_player(self.state)]
         self._accumulate_rewards()
 
+    def reward_since_move(self, agent: str) -> float:
+        """What `agent` has earned since it last acted (PettingZoo keeps it in a field of
+        its own, for `last()`, which answers only for the agent to act)."""
+        return float(self._cumulative_rewards[agent])
+
     def encoding_action(self, move: str) -> int:
         """The action that stands for a move of this position (for opponents that name
         moves, such as the game's own AI)."""

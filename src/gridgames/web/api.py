@@ -35,20 +35,20 @@ from gridgames.web import online
 from gridgames.web.clients import RateLimit, client_of
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import RateLimited, errors
-from gridgames.web.tables import PERSON, Table, Tables, check_seats
+from gridgames.web.rooms import PERSON, Room, Rooms, check_seats
 
 PREFIX = "/api/v1"
 MAX_SAVE = 1024 * 1024  # a save file may be up to 1 MB; other bodies stay at 64 KiB
-# Seconds of one job of each kind, as multiples of --think-seconds (a solution may take
+# Seconds of a job, by its work, as multiples of --think-seconds (a solution may take
 # longer than a hint); generating a puzzle and the previews have their own budgets.
-KIND_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0,
+WORK_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0,
               "solution": 2.0}
 GENERATE_SECONDS = 60.0
 DEMO_SECONDS = 60.0
 CLOCK = "clock_ms"  # in a game's extra: the time its page has been showing it, unfinished
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     @field_validator("*")
@@ -65,7 +65,7 @@ class _Body(BaseModel):
         return value
 
 
-class NewGame(_Body):
+class NewGame(Body):
     game: str | None = Field(None, max_length=40, description="game name (or give `id`)")
     params: str = Field("", max_length=200, description="name=value pairs joined by commas")
     seed: str | None = Field(None, max_length=200)
@@ -76,32 +76,32 @@ class NewGame(_Body):
                                     description='per player: "person" or an AI level')
 
 
-class Move(_Body):
+class Move(Body):
     move: str = Field(max_length=64)
 
 
-class AiRequest(_Body):
+class AiRequest(Body):
     level: str | None = Field(None, max_length=40)
 
 
-class Seats(_Body):
+class Seats(Body):
     seats: list[str] = Field(max_length=4)
 
 
-class SolveRequest(_Body):
+class SolveRequest(Body):
     moves: list[str] | None = Field(
         None, max_length=MAX_HISTORY,
         description="the solution the page was shown (GET .../solution), checked by replaying "
         "it; without it the server solves again")
 
 
-def payload(table: Table) -> dict[str, Any]:
-    session = table.session
+def payload(room: Room) -> dict[str, Any]:
+    session = room.session
     game, state = session.game, session.state
     status = game.status(state)
     answer = {
-        "session": table.id,
-        "version": table.version,
+        "session": room.id,
+        "version": room.version,
         "game": game.name,
         "title": game.title,
         "id": session.game_id,
@@ -111,28 +111,28 @@ def payload(table: Table) -> dict[str, Any]:
         "cursor": session.cursor,
         "can_undo": session.can_undo,
         "can_redo": session.can_redo,
-        "seats": table.seats,
+        "seats": room.seats,
         "player_names": list(game.player_names),
         "to_move": game.current_player(state),
         "status": {"kind": status.kind, "message": status.message, "winner": status.winner,
                    "score": status.score, "over": status.over},
         "legal_moves": game.legal_moves(state),
         "view": game.view(state),
-        "updated_at": table.updated_at,
+        "updated_at": room.updated_at,
         "positions": len(session.history),  # the redo tail's positions included
-        "clock_ms": table.extra.get(CLOCK, 0),  # the player's elapsed time, as the page said
+        "clock_ms": room.extra.get(CLOCK, 0),  # the player's elapsed time, as the page said
     }
-    ended = online.status_of(table)  # an online game that ended by resigning, a draw...
+    ended = online.status_of(room)  # an online game that ended by resigning, a draw...
     if ended:
         answer.update(status=ended, legal_moves=[], to_move=None)
     return answer
 
 
 class Api:
-    """The endpoints' shared parts: the tables, the compute pool, the budgets, the limits."""
+    """The endpoints' shared parts: the rooms, the compute pool, the budgets, the limits."""
 
-    def __init__(self, tables: Tables, games: Games, compute: Any, config: ServerConfig) -> None:
-        self.tables = tables
+    def __init__(self, rooms: Rooms, games: Games, compute: Any, config: ServerConfig) -> None:
+        self.rooms = rooms
         self.games = games
         self.compute = compute
         self.config = config
@@ -178,23 +178,23 @@ class Api:
             running.add_done_callback(keep)
         return await asyncio.shield(running)
 
-    def budget(self, kind: str) -> Budget:
-        return Budget(seconds=self.config.think_seconds * KIND_SHARE[kind])
+    def budget(self, work: str) -> Budget:
+        return Budget(seconds=self.config.think_seconds * WORK_SHARE[work])
 
-    async def table(self, session_id: str) -> Table:
-        return await run_in_threadpool(self.tables.get, session_id)
+    async def room(self, session_id: str) -> Room:
+        return await run_in_threadpool(self.rooms.get, session_id)
 
-    async def change(self, session_id: str, action: Callable[[Table], Any]
+    async def change(self, session_id: str, action: Callable[[Room], Any]
                      ) -> tuple[dict[str, Any], Any]:
         """A change through the session ID (never of an online game: its seats' links change
         it); pages watching the game are told."""
-        def guarded(table: Table) -> Any:
-            if online.is_online(table):
+        def guarded(room: Room) -> Any:
+            if online.is_online(room):
                 raise IllegalMove("this game is played online: play through your seat's link")
-            return action(table)
+            return action(room)
 
         def run() -> tuple[dict[str, Any], Any]:
-            (answer, watched), result = self.tables.change(
+            (answer, watched), result = self.rooms.change(
                 session_id, guarded, lambda t: (payload(t), t.extra.get("watched")))
             if watched and self.hub is not None:
                 self.hub.changed(session_id)
@@ -239,16 +239,13 @@ def api_router(api: Api) -> APIRouter:
         elif body.game is not None:
             if body.moves:
                 raise BadInput("moves need an id to start from")
-            game = games.get_game(body.game)
             seed = body.seed if body.seed is not None else Rng.new_seed()
-            desc = await generated(request, game.name, body.params, seed)
-            params = game.parse_params(body.params)
-            session = Session(game, params, desc if desc is not None else
-                              game.new_desc(params, Rng(seed)), seed)
+            desc = await generated(request, body.game, body.params, seed)
+            session = Session.new(body.game, body.params, seed, games, desc)
         else:
             raise BadInput("give a game name or a game id")
         seats = check_seats(session.game, body.seats)
-        return await run_in_threadpool(lambda: payload(api.tables.create(session, seats)))
+        return await run_in_threadpool(lambda: payload(api.rooms.create(session, seats)))
 
     async def generated(request: Request, name: str, params_text: str, seed: str | None
                         ) -> str | None:
@@ -274,27 +271,27 @@ def api_router(api: Api) -> APIRouter:
             desc = await generated(request, data["game"], data["params"], data["seed"])
         session = await run_in_threadpool(Session.from_dict, data, games, desc)
         return await run_in_threadpool(
-            lambda: payload(api.tables.create(session, check_seats(session.game, None))))
+            lambda: payload(api.rooms.create(session, check_seats(session.game, None))))
 
     @router.get("/sessions/{session_id}", summary="The current position",
                 responses=errors(404))
     def get_session(session_id: str) -> dict[str, Any]:
-        return api.tables.read(session_id, payload)
+        return api.rooms.read(session_id, payload)
 
     @router.get("/sessions/{session_id}/save", summary="The save file (JSON)",
                 responses=errors(404))
     def save_session(session_id: str) -> dict[str, Any]:
-        return api.tables.read(session_id, lambda table: table.session.to_dict())
+        return api.rooms.read(session_id, lambda room: room.session.to_dict())
 
     @router.post("/sessions/{session_id}/move", summary="Play a move (a person's turn)",
                  responses=errors(404, 409))
     async def move(session_id: str, body: Move) -> dict[str, Any]:
-        def play(table: Table) -> None:
-            if table.seat_to_move() not in (None, PERSON):
-                game = table.session.game
-                who = game.player_names[game.current_player(table.session.state)]
+        def play(room: Room) -> None:
+            if room.seat_to_move() not in (None, PERSON):
+                game = room.session.game
+                who = game.player_names[game.current_player(room.session.state)]
                 raise IllegalMove(f"it is {who}'s turn, and the AI plays {who}")
-            table.session.play(body.move)
+            room.session.play(body.move)
 
         return (await api.change(session_id, play))[0]
 
@@ -302,42 +299,42 @@ def api_router(api: Api) -> APIRouter:
                  summary="Undo; against the AI, back to the person's turn",
                  responses=errors(404, 409))
     async def undo(session_id: str) -> dict[str, Any]:
-        return (await api.change(session_id, lambda table: _step(table, back=True)))[0]
+        return (await api.change(session_id, lambda room: _step(room, back=True)))[0]
 
     @router.post("/sessions/{session_id}/redo", summary="Redo", responses=errors(404, 409))
     async def redo(session_id: str) -> dict[str, Any]:
-        return (await api.change(session_id, lambda table: _step(table, back=False)))[0]
+        return (await api.change(session_id, lambda room: _step(room, back=False)))[0]
 
     @router.post("/sessions/{session_id}/restart", summary="Back to the start (undoable)",
                  responses=errors(404, 409))
     async def restart(session_id: str) -> dict[str, Any]:
-        return (await api.change(session_id, lambda table: table.session.restart()))[0]
+        return (await api.change(session_id, lambda room: room.session.restart()))[0]
 
     @router.put("/sessions/{session_id}/seats", summary="Who plays each side",
                 responses=errors(404, 409))
     async def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
-        def seat(table: Table) -> None:
-            table.seats = check_seats(table.session.game, body.seats)
+        def seat(room: Room) -> None:
+            room.seats = check_seats(room.session.game, body.seats)
 
         return (await api.change(session_id, seat))[0]
 
     # --- machine play: the compute pool ---
 
-    async def ask(request: Request, session_id: str, kind: str, **job: Any
-                  ) -> tuple[Table, Any, Any]:
-        """Run one job on the game's current position: (the table, its state then, the
+    async def ask(request: Request, session_id: str, work: str, **job: Any
+                  ) -> tuple[Room, Any, Any]:
+        """Run one job on the game's current position: (the room, its state then, the
         answer)."""
-        table = await api.table(session_id)
-        capability(table.session.game, kind)  # refused here, before any job is queued
-        fair_play(table)
-        state = table.session.state
-        found = await api.think(request, Job(kind, table.session.game.name, state,
-                                             api.budget(kind), **job),
-                                table.id, api.budget(kind).seconds or 0.0)
-        return table, state, found
+        room = await api.room(session_id)
+        capability(room.session.game, work)  # refused here, before any job is queued
+        fair_play(room)
+        state = room.session.state
+        found = await api.think(request, Job(work, room.session.game.name, state,
+                                             api.budget(work), **job),
+                                room.id, api.budget(work).seconds or 0.0)
+        return room, state, found
 
-    def unchanged(state: Any, cursor: int) -> Callable[[Table], None]:
-        def check(fresh: Table) -> None:
+    def unchanged(state: Any, cursor: int) -> Callable[[Room], None]:
+        def check(fresh: Room) -> None:
             if fresh.session.cursor != cursor or fresh.session.state != state:
                 raise IllegalMove("the position changed while the computer was thinking")
         return check
@@ -351,12 +348,12 @@ def api_router(api: Api) -> APIRouter:
                 raise BadInput("moves: a solution has at least one move")
             given = Result(list(body.moves), BEST_FOUND, note="the solution the page showed")
             answer, _ = await api.change(
-                session_id, lambda table: table.session.apply_solution(given))
+                session_id, lambda room: room.session.apply_solution(given))
             return answer
-        table, state, found = await ask(request, session_id, "solve")
-        cursor = table.session.cursor
+        room, state, found = await ask(request, session_id, "solve")
+        cursor = room.session.cursor
 
-        def record(fresh: Table) -> None:
+        def record(fresh: Room) -> None:
             unchanged(state, cursor)(fresh)
             fresh.session.apply_solution(found)
 
@@ -368,63 +365,63 @@ def api_router(api: Api) -> APIRouter:
                 f"view after each (the first {SOLUTION_STEPS}), to step through",
                 responses=errors(404, 409, 429, 503))
     async def solution(session_id: str, request: Request) -> dict[str, Any]:
-        table, state, (found, steps) = await ask(request, session_id, "solution")
+        room, state, (found, steps) = await ask(request, session_id, "solution")
         if found.value is None:
             raise no_solution(found)
-        head = json.dumps({"moves": found.value, "start": table.session.game.view(state),
-                           "cursor": table.session.cursor, "result": found.to_dict()})
+        head = json.dumps({"moves": found.value, "start": room.session.game.view(state),
+                           "cursor": room.session.cursor, "result": found.to_dict()})
         # The steps come from the compute worker as JSON text, passed on as they are.
         return Response(f'{head[:-1]}, "steps": {steps}}}', media_type="application/json")
 
     @router.get("/sessions/{session_id}/hint", summary="The move the game suggests",
                 responses=errors(404, 409, 429, 503))
     async def hint(session_id: str, request: Request) -> dict[str, Any]:
-        table = await api.table(session_id)
-        if table.session.status().over:
+        room = await api.room(session_id)
+        if room.session.status().over:
             raise IllegalMove("the game is over: there is no move to suggest")
-        table, _, found = await ask(request, session_id, "hint")
+        room, _, found = await ask(request, session_id, "hint")
         return {"hint": found.value.move if found.value else None,
                 "why": found.value.why if found.value else found.note,
-                "result": found.to_dict(), "moves": table.session.moves}
+                "result": found.to_dict(), "moves": room.session.moves}
 
     @router.get("/sessions/{session_id}/check",
                 summary="Moves made that no solution agrees with (puzzles that can check)",
                 responses=errors(404, 409, 429, 503))
     async def check(session_id: str, request: Request) -> dict[str, Any]:
-        table, _, found = await ask(request, session_id, "check")
+        room, _, found = await ask(request, session_id, "check")
         return {"wrong": found.value, "result": found.to_dict(),
-                "moves": table.session.moves}
+                "moves": room.session.moves}
 
     @router.get("/sessions/{session_id}/analysis",
                 summary="The score of every move for the side to move (null: not known "
                 "within the budget)", responses=errors(404, 409, 429, 503))
     async def analysis(session_id: str, request: Request) -> dict[str, Any]:
-        table, _, found = await ask(request, session_id, "analysis")
-        return {"scores": found.value, "score_help": table.session.game.analyzer.score_help,
-                "result": found.to_dict(), "moves": table.session.moves}
+        room, _, found = await ask(request, session_id, "analysis")
+        return {"scores": found.value, "score_help": room.session.game.analyzer.score_help,
+                "result": found.to_dict(), "moves": room.session.moves}
 
     @router.post("/sessions/{session_id}/ai",
                  summary="The AI plays the current move (at the seat's level, or `level`)",
                  responses=errors(404, 409, 429, 503))
     async def ai_move(session_id: str, request: Request,
                       body: AiRequest | None = None) -> dict[str, Any]:
-        table = await api.table(session_id)
-        session, game = table.session, table.session.game
-        seat = table.seat_to_move()
+        room = await api.room(session_id)
+        session, game = room.session, room.session.game
+        seat = room.seat_to_move()
         if seat is None or game.ai is None:
             raise IllegalMove("the game is over" if game.status(session.state).over
                               else f"{game.title} has no AI player")
-        fair_play(table)
+        fair_play(room)
         level = (body.level if body and body.level else None) or \
             (seat if seat != PERSON else game.ai.levels[-1])
         game.ai.check_level(level)
-        if api.compute.busy(table.id):
+        if api.compute.busy(room.id):
             raise IllegalMove("the computer is already thinking about this game")
         cursor = session.cursor
         seed = f"{session.game_id} {' '.join(session.moves)} {level}"
-        table, state, found = await ask(request, session_id, "ai", level=level, seed=seed)
+        room, state, found = await ask(request, session_id, "ai", level=level, seed=seed)
 
-        def play(fresh: Table) -> None:
+        def play(fresh: Room) -> None:
             unchanged(state, cursor)(fresh)
             fresh.session.play(found.value)
 
@@ -436,25 +433,25 @@ def api_router(api: Api) -> APIRouter:
                  summary="Stop the computer thinking about this game (frees its CPU at once)",
                  responses=errors(404))
     async def cancel(session_id: str) -> dict[str, Any]:
-        table = await api.table(session_id)
-        return {"cancelled": await run_in_threadpool(api.compute.cancel, table.id)}
+        room = await api.room(session_id)
+        return {"cancelled": await run_in_threadpool(api.compute.cancel, room.id)}
 
     return router
 
 
-def fair_play(table: Table) -> None:
+def fair_play(room: Room) -> None:
     """No machine help in an online game still being played: not to its seats, not to its
     spectators, not through its session ID (after the end, all of it opens)."""
-    if online.is_online(table) and not online.over(table):
+    if online.is_online(room) and not online.over(room):
         raise IllegalMove("this game is being played online: hints, analysis, solutions and "
                           "AI moves open when it ends")
 
 
-def _step(table: Table, back: bool) -> None:
-    session = table.session
+def _step(room: Room, back: bool) -> None:
+    session = room.session
     (session.undo if back else session.redo)()
     # Against the AI, stop only where a person is to move (or at an end).
-    if PERSON in table.seats:
-        while table.seat_to_move() not in (None, PERSON) and \
+    if PERSON in room.seats:
+        while room.seat_to_move() not in (None, PERSON) and \
                 (session.can_undo if back else session.can_redo):
             (session.undo if back else session.redo)()

@@ -49,8 +49,8 @@ from gridgames.web.metrics import (
 )
 from gridgames.web.online_api import LIVE_PATH, Online, live_endpoint, online_router
 from gridgames.web.protocols import GATE_KEY, STATE_KEY, UpgradeGate
+from gridgames.web.rooms import Rooms
 from gridgames.web.security import Security
-from gridgames.web.tables import Tables
 
 STATIC = Path(__file__).parent / "static"
 # Swagger UI (5.x, which reads OpenAPI 3.1) as the fastapi-offline package ships it.
@@ -91,11 +91,11 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     config = config or ServerConfig()
     games = games if games is not None else default_games()
     store = store if store is not None else open_store(config.db, config.db_timeout)
-    tables = Tables(store, games, config.cache_games, config.cache_mb * 1024 * 1024)
+    rooms = Rooms(store, games, config.cache_games, config.cache_mb * 1024 * 1024)
     compute = compute if compute is not None else make_compute(config)
     stop = threading.Event()
 
-    api = Api(tables, games, compute, config)
+    api = Api(rooms, games, compute, config)
     on = Online(api)
     api.hub = on.hub
     requests = Histograms()  # the access log's: (method, route, status) -> seconds
@@ -112,8 +112,8 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
                 histogram_family("gridgames_store_seconds", ("kind",), stats.seconds.snapshot()),
                 family("gridgames_store_failures_total", ("reason",),
                        stats.failures.snapshot()),
-                family("gridgames_cache_games", (), {(): len(tables.cache)}),
-                family("gridgames_cache_bytes", (), {(): tables.cache.bytes}),
+                family("gridgames_cache_games", (), {(): len(rooms.cache)}),
+                family("gridgames_cache_bytes", (), {(): rooms.cache.bytes}),
                 *pauses.families()]
 
     metrics = Metrics(numbers, compute, config.metrics_dir)
@@ -144,7 +144,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
                    description="Play grid-board games: the server applies moves, pages draw.")
     app.live = AccessLog(Security(live_endpoint(on), public_origin=config.public_origin),
                          seconds=requests, log_lines=config.access_log)
-    app.state.tables = tables
+    app.state.rooms = rooms
     app.state.config = config
     app.state.compute = compute
     # Innermost first: bodies are limited, pages are checked by their content (304s), every

@@ -10,29 +10,29 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
-from gridgames.web.api import CLOCK, PREFIX, Api, _Body
+from gridgames.web.api import CLOCK, PREFIX, Api, Body
 from gridgames.web.errors import errors
-from gridgames.web.tables import Table
+from gridgames.web.rooms import Room
 
 MAX_CLOCK_MS = 100 * 24 * 3600 * 1000  # 100 days: more is a page's mistake
 
 
-class Jump(_Body):
+class Jump(Body):
     ply: int = Field(ge=0, description="the position to continue from: 0 is the start, N the "
                      "position after the first N recorded moves")
 
 
-class Clock(_Body):
+class Clock(Body):
     elapsed_ms: int = Field(ge=0, le=MAX_CLOCK_MS,
                             description="how long the player has had this game in view")
 
 
-def position(table: Table, ply: int) -> dict[str, Any]:
-    session = table.session
+def position(room: Room, ply: int) -> dict[str, Any]:
+    session = room.session
     state = session.state_at(ply)
     history = session.history
     return {
-        "session": table.id,
+        "session": room.id,
         "ply": ply,
         "positions": len(history),
         "cursor": session.cursor,
@@ -50,22 +50,22 @@ def history_router(api: Api) -> APIRouter:
                 "included), drawn for a replay; the game is not changed",
                 responses=errors(404))
     def get_position(session_id: str, ply: int) -> dict[str, Any]:
-        return api.tables.read(session_id, lambda table: position(table, ply))
+        return api.rooms.read(session_id, lambda room: position(room, ply))
 
     @router.post("/sessions/{session_id}/jump",
                  summary="Continue from an earlier position: it becomes the current one "
                  "(undoable)", responses=errors(404, 409))
     async def jump(session_id: str, body: Jump) -> dict[str, Any]:
-        return (await api.change(session_id, lambda table: table.session.jump(body.ply)))[0]
+        return (await api.change(session_id, lambda room: room.session.jump(body.ply)))[0]
 
     @router.put("/sessions/{session_id}/clock",
                 summary="The time the player has spent on this game, kept with it (it never "
                 "goes back: the larger of the stored and the given time is kept)",
                 responses=errors(404, 409))
     async def set_clock(session_id: str, body: Clock) -> dict[str, int]:
-        def store(table: Table) -> int:
-            table.extra[CLOCK] = max(int(table.extra.get(CLOCK, 0)), body.elapsed_ms)
-            return table.extra[CLOCK]
+        def store(room: Room) -> int:
+            room.extra[CLOCK] = max(int(room.extra.get(CLOCK, 0)), body.elapsed_ms)
+            return room.extra[CLOCK]
 
         return {"clock_ms": (await api.change(session_id, store))[1]}
 

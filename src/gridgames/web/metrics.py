@@ -3,7 +3,7 @@
 - requests by method, route and status, with their times (web/access.py);
 - live pages held, refused and dropped, messages sent (web/live.py);
 - the database's transaction times and failures by reason (store/sql.py);
-- the live-game cache's size (web/tables.py);
+- the rooms' cache size (web/rooms.py);
 - the compute pool: workers, queue depth, jobs and their times, refusals (compute/pool.py);
 - what holds the event loop up: its lateness, and the garbage collector's pauses.
 
@@ -40,40 +40,43 @@ EXPORT_SECONDS = 1.0
 LAG_EVERY = 0.1  # seconds between two looks at the event loop's lateness
 STALE_SECONDS = 10.0  # a process's numbers older than this are of a process gone
 POLICIES = ("loopback", "public", "off")
-# name -> (type, help)
-FAMILIES = {
-    "gridgames_info": ("gauge", "The server's version (always 1)."),
-    "gridgames_server_processes": ("gauge", "Server processes whose numbers are added up."),
-    "gridgames_requests_seconds": ("histogram", "Requests (and WebSocket upgrades) by method, "
-                                   "route and status, and how long each took."),
-    "gridgames_live_pages": ("gauge", "Live connections (pages of online and watched games)."),
-    "gridgames_live_refused_total": ("counter", "Live connections refused, by reason "
-                                     "(client: its share; total: the server's)."),
-    "gridgames_live_dropped_total": ("counter", "Live connections the server ended, by reason "
-                                     "(behind, deadline, gone, messages)."),
-    "gridgames_live_sent_total": ("counter", "Messages sent to live pages, by kind."),
-    "gridgames_loop_lag_seconds": ("histogram", "How late the event loop ran a timer due "
-                                   "every LAG_EVERY seconds: whatever holds the loop (or the "
-                                   "interpreter) delays every request as long."),
-    "gridgames_gc_seconds": ("histogram", "Python's garbage collections, by generation, and "
-                             "how long each held the interpreter."),
-    "gridgames_store_seconds": ("histogram", "Database transactions by kind (read, write)."),
-    "gridgames_store_failures_total": ("counter", "Database operations refused (503), by "
-                                       "reason."),
-    "gridgames_cache_games": ("gauge", "Live games held in memory."),
-    "gridgames_cache_bytes": ("gauge", "Their estimated size."),
-    "gridgames_compute_workers": ("gauge", "Compute worker processes."),
-    "gridgames_compute_waiting": ("gauge", "Machine-play jobs queued, not yet running."),
-    "gridgames_compute_running": ("gauge", "Machine-play jobs running."),
-    "gridgames_compute_jobs_total": ("counter", "Machine-play jobs ended, by kind and "
-                                     "outcome."),
-    "gridgames_compute_refused_total": ("counter", "Machine-play jobs refused (429/503), by "
-                                        "reason."),
-    "gridgames_compute_replaced_total": ("counter", "Compute workers ended and started again."),
-    "gridgames_compute_seconds": ("histogram", "Machine-play jobs' time on a worker, by kind."),
-    "gridgames_compute_queued_seconds": ("histogram", "Time machine-play jobs waited in the "
-                                         "queue."),
+# name -> help; its type comes from its name, Prometheus' way: a counter's ends in _total,
+# a histogram's in _seconds, a gauge's in neither
+HELP = {
+    "gridgames_info": "The server's version (always 1).",
+    "gridgames_server_processes": "Server processes whose numbers are added up.",
+    "gridgames_requests_seconds": "Requests (and WebSocket upgrades) by method, route and "
+    "status, and how long each took.",
+    "gridgames_live_pages": "Live connections (pages of online and watched games).",
+    "gridgames_live_refused_total": "Live connections refused, by reason (client: its share; "
+    "total: the server's).",
+    "gridgames_live_dropped_total": "Live connections the server ended, by reason (behind, "
+    "deadline, gone, messages).",
+    "gridgames_live_sent_total": "Messages sent to live pages, by kind.",
+    "gridgames_loop_lag_seconds": "How late the event loop ran a timer due every LAG_EVERY "
+    "seconds: whatever holds the loop (or the interpreter) delays every request as long.",
+    "gridgames_gc_seconds": "Python's garbage collections, by generation, and how long each "
+    "held the interpreter.",
+    "gridgames_store_seconds": "Database transactions by kind (read, write).",
+    "gridgames_store_failures_total": "Database operations refused (503), by reason.",
+    "gridgames_cache_games": "Live games held in memory.",
+    "gridgames_cache_bytes": "Their estimated size.",
+    "gridgames_compute_workers": "Compute worker processes.",
+    "gridgames_compute_waiting": "Machine-play jobs queued, not yet running.",
+    "gridgames_compute_running": "Machine-play jobs running.",
+    "gridgames_compute_jobs_total": "Machine-play jobs ended, by kind and outcome.",
+    "gridgames_compute_refused_total": "Machine-play jobs refused (429/503), by reason.",
+    "gridgames_compute_replaced_total": "Compute workers ended and started again.",
+    "gridgames_compute_seconds": "Machine-play jobs' time on a worker, by kind.",
+    "gridgames_compute_queued_seconds": "Time machine-play jobs waited in the queue.",
 }
+
+
+def family_type(name: str) -> str:
+    return "counter" if name.endswith("_total") else \
+        "histogram" if name.endswith("_seconds") else "gauge"
+
+
 # A family's samples: {label values: number} or, for a histogram, {label values:
 # (cumulative counts per bucket with +Inf last, sum)}; with its label names (and buckets).
 Family = dict[str, Any]
@@ -213,7 +216,7 @@ def _added_up(processes: list[list[Family]]) -> list[Family]:
 
 def _text(found: Family) -> str:
     name = found["name"]
-    kind, words = FAMILIES[name]
+    kind, words = family_type(name), HELP[name]
     lines = [f"# HELP {name} {words}", f"# TYPE {name} {kind}"]
     labels = found["labels"]
     for sample in sorted(found["samples"], key=lambda s: [str(v) for v in s[:-1]]):

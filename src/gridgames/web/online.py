@@ -1,5 +1,5 @@
 """Online play between people: what holds between two players that the game's rules do not
-say (the rules stay in the game; this is the table's etiquette).
+say (the rules stay in the game; this is the players' etiquette).
 
 A game becomes online when its page asks ("Play online"): each seat gets a secret link, and
 spectators one of their own (store: links). From then on only a seat's link changes the
@@ -24,27 +24,27 @@ from typing import Any
 
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.store import SPECTATOR, Link
-from gridgames.web.tables import Table
+from gridgames.web.rooms import Room
 
 ONLINE = "online"
 OFFERS = ("takeback", "draw", "rematch")
 HEARTBEAT = 5.0  # seconds between two "still here" marks of a page's live connection
 
 
-def is_online(table: Table) -> bool:
-    return ONLINE in table.extra
+def is_online(room: Room) -> bool:
+    return ONLINE in room.extra
 
 
-def start(table: Table) -> None:
-    game = table.session.game
+def start(room: Room) -> None:
+    game = room.session.game
     if game.players != 2:
         raise BadInput(f"{game.title} is played alone: share a spectator link instead")
-    if is_online(table):
+    if is_online(room):
         raise IllegalMove("this game is online already")
-    if game.status(table.session.state).over:
+    if game.status(room.session.state).over:
         raise IllegalMove("the game is over: start a new one to play it online")
-    table.extra[ONLINE] = fresh(1)
-    table.seats = ["person", "person"]
+    room.extra[ONLINE] = fresh(1)
+    room.seats = ["person", "person"]
 
 
 def fresh(round_number: int) -> dict[str, Any]:
@@ -53,58 +53,58 @@ def fresh(round_number: int) -> dict[str, Any]:
     return {"round": round_number, "offer": None, "result": None, "next": None}
 
 
-def state(table: Table) -> dict[str, Any]:
-    return table.extra[ONLINE]
+def state(room: Room) -> dict[str, Any]:
+    return room.extra[ONLINE]
 
 
-def check_player(table: Table, link: Link) -> None:
+def check_player(room: Room, link: Link) -> None:
     if link.seat == SPECTATOR:
         raise IllegalMove("a spectator link only watches")
-    if not is_online(table):
+    if not is_online(room):
         raise IllegalMove("this game is not online")
-    if state(table)["next"]:
+    if state(room)["next"]:
         raise IllegalMove("this game is over and a new one follows it: reload")
 
 
-def over(table: Table) -> bool:
-    return bool(state(table)["result"]) or \
-        table.session.game.status(table.session.state).over
+def over(room: Room) -> bool:
+    return bool(state(room)["result"]) or \
+        room.session.game.status(room.session.state).over
 
 
-def play(table: Table, link: Link, move: str) -> None:
-    check_player(table, link)
-    if state(table)["result"]:
+def play(room: Room, link: Link, move: str) -> None:
+    check_player(room, link)
+    if state(room)["result"]:
         raise IllegalMove("the game is over")
-    game = table.session.game
-    to_move = game.current_player(table.session.state)
+    game = room.session.game
+    to_move = game.current_player(room.session.state)
     if to_move is not None and to_move != link.seat:
         raise IllegalMove(f"it is {game.player_names[to_move]}'s turn, not yours")
-    table.session.play(move)
-    _withdraw(table, ("takeback", "draw"))
+    room.session.play(move)
+    _withdraw(room, ("takeback", "draw"))
 
 
-def offer(table: Table, link: Link, kind: str) -> None:
-    check_player(table, link)
+def offer(room: Room, link: Link, kind: str) -> None:
+    check_player(room, link)
     if kind not in OFFERS:
         raise BadInput(f"an offer is one of {', '.join(OFFERS)}")
-    mine = state(table)
+    mine = state(room)
     if mine["offer"]:
         raise IllegalMove(f"a {mine['offer']['kind']} offer is open already")
-    done = over(table)
+    done = over(room)
     if kind == "rematch" and not done:
         raise IllegalMove("a rematch is for a game that is over")
     if kind != "rematch" and done:
         raise IllegalMove("the game is over")
-    if kind == "takeback" and not _own_moves(table, link.seat):
+    if kind == "takeback" and not _own_moves(room, link.seat):
         raise IllegalMove("you have no move to take back")
     mine["offer"] = {"kind": kind, "by": link.seat, "at": time.time()}
 
 
-def reply(table: Table, link: Link, kind: str, accept: bool) -> str | None:
+def reply(room: Room, link: Link, kind: str, accept: bool) -> str | None:
     """Accept or decline the opponent's open offer; the kind accepted (the caller makes the
     rematch's new game), or None."""
-    check_player(table, link)
-    mine = state(table)
+    check_player(room, link)
+    mine = state(room)
     open_offer = mine["offer"]
     if not open_offer or open_offer["kind"] != kind:
         raise IllegalMove(f"there is no {kind} offer to answer")
@@ -115,36 +115,36 @@ def reply(table: Table, link: Link, kind: str, accept: bool) -> str | None:
         mine["declined"] = {"kind": kind, "by": link.seat}
         return None
     if kind == "takeback":
-        _take_back(table, open_offer["by"])
+        _take_back(room, open_offer["by"])
     elif kind == "draw":
         mine["result"] = {"kind": "draw", "winner": None, "message": "Draw agreed"}
     return kind
 
 
-def withdraw(table: Table, link: Link) -> None:
-    check_player(table, link)
-    mine = state(table)
+def withdraw(room: Room, link: Link) -> None:
+    check_player(room, link)
+    mine = state(room)
     if not mine["offer"] or mine["offer"]["by"] != link.seat:
         raise IllegalMove("you have no open offer")
     mine["offer"] = None
 
 
-def resign(table: Table, link: Link) -> None:
-    check_player(table, link)
-    if over(table):
+def resign(room: Room, link: Link) -> None:
+    check_player(room, link)
+    if over(room):
         raise IllegalMove("the game is over")
-    _end(table, 1 - link.seat, f"{_name(table, link.seat)} resigned")
+    _end(room, 1 - link.seat, f"{_name(room, link.seat)} resigned")
 
 
-def claim(table: Table, link: Link, opponent: Link | None, claim_seconds: float) -> None:
-    check_player(table, link)
-    if over(table):
+def claim(room: Room, link: Link, opponent: Link | None, claim_seconds: float) -> None:
+    check_player(room, link)
+    if over(room):
         raise IllegalMove("the game is over")
     gone = gone_for(opponent)
     if gone is None or gone < claim_seconds:
         raise IllegalMove(f"you can claim the game once your opponent has been gone for "
                           f"{claim_seconds:g} s")
-    _end(table, link.seat, f"{_name(table, 1 - link.seat)} left the game")
+    _end(room, link.seat, f"{_name(room, 1 - link.seat)} left the game")
 
 
 def gone_for(link: Link | None) -> float | None:
@@ -159,19 +159,19 @@ def connected(link: Link) -> bool:
     return link.connected and time.time() - link.seen_at < 3 * HEARTBEAT
 
 
-def status_of(table: Table) -> dict[str, Any] | None:
+def status_of(room: Room) -> dict[str, Any] | None:
     """The status an online ending sets over the rules' own (None: the rules' stands)."""
-    if not is_online(table) or not state(table)["result"]:
+    if not is_online(room) or not state(room)["result"]:
         return None
-    result = state(table)["result"]
+    result = state(room)["result"]
     return {"kind": result["kind"], "message": result["message"], "winner": result["winner"],
             "score": None, "over": True}
 
 
-def view(table: Table, link: Link, links: list[Link], claim_seconds: float) -> dict[str, Any]:
+def view(room: Room, link: Link, links: list[Link], claim_seconds: float) -> dict[str, Any]:
     """What a page holding `link` is told about the online game (never another's token)."""
     players = [next((x for x in links if x.seat == seat), None) for seat in (0, 1)]
-    mine = state(table) if is_online(table) else {}
+    mine = state(room) if is_online(room) else {}
     return {
         "round": mine.get("round", 1),
         "you": None if link.seat == SPECTATOR else link.seat,
@@ -191,34 +191,34 @@ def _whole(seconds: float | None) -> int | None:
     return None if seconds is None else int(seconds)
 
 
-def _end(table: Table, winner: int, why: str) -> None:
-    state(table)["offer"] = None
-    name = table.session.game.player_names[winner]
-    state(table)["result"] = {"kind": "won", "winner": winner, "message": f"{name} wins: {why}"}
+def _end(room: Room, winner: int, why: str) -> None:
+    state(room)["offer"] = None
+    name = room.session.game.player_names[winner]
+    state(room)["result"] = {"kind": "won", "winner": winner, "message": f"{name} wins: {why}"}
 
 
-def _name(table: Table, seat: int) -> str:
-    return table.session.game.player_names[seat]
+def _name(room: Room, seat: int) -> str:
+    return room.session.game.player_names[seat]
 
 
-def _withdraw(table: Table, kinds: tuple[str, ...]) -> None:
-    mine = state(table)
+def _withdraw(room: Room, kinds: tuple[str, ...]) -> None:
+    mine = state(room)
     if mine["offer"] and mine["offer"]["kind"] in kinds:
         mine["offer"] = None
     mine.pop("declined", None)
 
 
-def _own_moves(table: Table, seat: int) -> bool:
+def _own_moves(room: Room, seat: int) -> bool:
     """Whether `seat` has a move on the board to take back (the sides alternate)."""
-    session = table.session
+    session = room.session
     to_move = session.game.current_player(session.state)
     last_mover = None if to_move is None else 1 - to_move
     return session.cursor >= 2 or (session.cursor == 1 and last_mover == seat)
 
 
-def _take_back(table: Table, seat: int) -> None:
+def _take_back(room: Room, seat: int) -> None:
     """Undo the requester's last move and any reply after it: their turn again."""
-    session = table.session
+    session = room.session
     game = session.game
     while session.can_undo:
         session.undo()

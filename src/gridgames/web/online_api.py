@@ -18,29 +18,29 @@ from starlette.concurrency import run_in_threadpool
 from gridgames.session import Session
 from gridgames.store import SPECTATOR, Link, NotFound
 from gridgames.web import online
-from gridgames.web.api import PREFIX, Api, Move, _Body, payload
+from gridgames.web.api import PREFIX, Api, Body, Move, payload
 from gridgames.web.errors import errors
 from gridgames.web.live import Hub
-from gridgames.web.tables import PERSON, Table, new_id
+from gridgames.web.rooms import PERSON, Room, new_id
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-class GoOnline(_Body):
+class GoOnline(Body):
     seat: int = Field(0, ge=0, le=1, description="the side you play (0 moves first)")
 
 
-class Offer(_Body):
+class Offer(Body):
     kind: str = Field(max_length=16, description="takeback, draw or rematch")
 
 
-class Reply(_Body):
+class Reply(Body):
     kind: str = Field(max_length=16)
     accept: bool
 
 
-def link_url(table: Table, token: str) -> str:
-    return f"/play/{table.session.game.name}?link={token}"
+def link_url(room: Room, token: str) -> str:
+    return f"/play/{room.session.game.name}?link={token}"
 
 
 class Online:
@@ -48,7 +48,7 @@ class Online:
 
     def __init__(self, api: Api, hub: Hub | None = None) -> None:
         self.api = api
-        self.store = api.tables.store
+        self.store = api.rooms.store
         config = api.config
         self.hub = hub or Hub(self.store, self.read_state, self.read_states, api.trusted,
                               config.live_pages, config.live_pages_per_client,
@@ -59,15 +59,15 @@ class Online:
             raise NotFound("no game has this link")
         return self.store.link(token)
 
-    def link_payload(self, table: Table, link: Link) -> dict[str, Any]:
-        return self._for_link(payload(table), table, link, self.store.links_of(table.id))
+    def link_payload(self, room: Room, link: Link) -> dict[str, Any]:
+        return self._for_link(payload(room), room, link, self.store.links_of(room.id))
 
-    def _for_link(self, base: dict[str, Any], table: Table, link: Link, links: list[Link]
+    def _for_link(self, base: dict[str, Any], room: Room, link: Link, links: list[Link]
                   ) -> dict[str, Any]:
         answer = dict(base)
         answer["session"] = None  # a link's page changes the game through its link only
         answer["link"] = link.token
-        answer["online"] = online.view(table, link, links, self.api.config.claim_seconds)
+        answer["online"] = online.view(room, link, links, self.api.config.claim_seconds)
         if link.seat == SPECTATOR:
             answer["legal_moves"] = []
         return answer
@@ -76,8 +76,8 @@ class Online:
         """What the page of a link is shown: {"game_id", "seat", "payload"}."""
         link = self.link(token)
         return {"game_id": link.game_id, "seat": link.seat,
-                "payload": self.api.tables.read(
-                    link.game_id, lambda table: self.link_payload(table, link))}
+                "payload": self.api.rooms.read(
+                    link.game_id, lambda room: self.link_payload(room, link))}
 
     async def state_of(self, token: str) -> dict[str, Any]:
         return await run_in_threadpool(self.read_state, token)
@@ -87,20 +87,20 @@ class Online:
         (a link that has gone to another game, a rematch's, is left out)."""
         wanted = set(tokens)
 
-        def look(table: Table) -> dict[str, dict[str, Any]]:
+        def look(room: Room) -> dict[str, dict[str, Any]]:
             links = self.store.links_of(game_id)
-            base = payload(table)
+            base = payload(room)
             return {link.token: {"game_id": game_id, "seat": link.seat,
-                                 "payload": self._for_link(base, table, link, links)}
+                                 "payload": self._for_link(base, room, link, links)}
                     for link in links if link.token in wanted}
 
-        return self.api.tables.read(game_id, look)
+        return self.api.rooms.read(game_id, look)
 
     async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
-        """Run action(table, link) on the link's game, store it, tell every live page."""
+        """Run action(room, link) on the link's game, store it, tell every live page."""
         def run() -> tuple[dict[str, Any], Any]:
             link = self.link(token)
-            answer, result = self.api.tables.change(
+            answer, result = self.api.rooms.change(
                 link.game_id, lambda t: action(t, link), lambda t: self.link_payload(t, link))
             self.hub.changed(link.game_id)
             return answer, result
@@ -110,23 +110,23 @@ class Online:
 
 def online_router(api: Api, on: Online) -> APIRouter:
     router = APIRouter(prefix=PREFIX, responses=errors(400, 403, 413, 500), tags=["online"])
-    tables, store = api.tables, on.store
+    rooms, store = api.rooms, on.store
 
     @router.post("/sessions/{session_id}/online", summary="Play this two-player game online: "
                  "a secret link for each seat, and one for spectators",
                  responses=errors(404, 409))
     async def go_online(session_id: str, body: GoOnline) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            table, _ = tables.change(session_id, online.start)
+            room, _ = rooms.change(session_id, online.start)
             tokens = [new_id(), new_id(), new_id()]
-            store.add_links(table.id, [(tokens[0], 0), (tokens[1], 1),
+            store.add_links(room.id, [(tokens[0], 0), (tokens[1], 1),
                                        (tokens[2], SPECTATOR)])
             mine = tokens[body.seat]
-            seen = tables.read(table.id, lambda t: on.link_payload(t, store.link(mine)))
+            seen = rooms.read(room.id, lambda t: on.link_payload(t, store.link(mine)))
             return {**seen,
-                    "links": {"you": link_url(table, mine),
-                              "opponent": link_url(table, tokens[1 - body.seat]),
-                              "watch": link_url(table, tokens[2])}}
+                    "links": {"you": link_url(room, mine),
+                              "opponent": link_url(room, tokens[1 - body.seat]),
+                              "watch": link_url(room, tokens[2])}}
 
         return await run_in_threadpool(run)
 
@@ -135,13 +135,13 @@ def online_router(api: Api, on: Online) -> APIRouter:
                  responses=errors(404))
     async def watch_link(session_id: str) -> dict[str, str]:
         def run() -> dict[str, str]:
-            table = tables.get(session_id)
-            found = next((x for x in store.links_of(table.id) if x.seat == SPECTATOR), None)
+            room = rooms.get(session_id)
+            found = next((x for x in store.links_of(room.id) if x.seat == SPECTATOR), None)
             if found is None:
-                found = Link(new_id(), table.id, SPECTATOR)
-                store.add_links(table.id, [(found.token, SPECTATOR)])
-                tables.change(table.id, lambda t: t.extra.update(watched=True))
-            return {"watch": link_url(table, found.token)}
+                found = Link(new_id(), room.id, SPECTATOR)
+                store.add_links(room.id, [(found.token, SPECTATOR)])
+                rooms.change(room.id, lambda t: t.extra.update(watched=True))
+            return {"watch": link_url(room, found.token)}
 
         return await run_in_threadpool(run)
 
@@ -175,14 +175,14 @@ def online_router(api: Api, on: Online) -> APIRouter:
         """A new game of the same kind; the links go to it with the sides swapped."""
         def run() -> str:
             link = on.link(token)
-            old = tables.get(link.game_id)
+            old = rooms.get(link.game_id)
             game = old.session.game
             session = Session.new(game.name, old.session.params.format(), None, api.games)
             extra = {online.ONLINE: online.fresh(online.state(old)["round"] + 1)}
             if old.extra.get("watched"):
                 extra["watched"] = True
-            fresh = tables.create(session, [PERSON, PERSON], extra)
-            tables.change(old.id, lambda t: online.state(t).update(next=True))
+            fresh = rooms.create(session, [PERSON, PERSON], extra)
+            rooms.change(old.id, lambda t: online.state(t).update(next=True))
             store.move_links(old.id, fresh.id)
             return old.id
 
@@ -201,10 +201,10 @@ def online_router(api: Api, on: Online) -> APIRouter:
     @router.post("/links/{token}/claim", summary="Claim the game when your opponent has been "
                  "gone too long", responses=errors(404, 409))
     async def claim(token: str) -> dict[str, Any]:
-        def action(table: Table, link: Link) -> None:
-            opponent = next((x for x in store.links_of(table.id) if x.seat == 1 - link.seat),
+        def action(room: Room, link: Link) -> None:
+            opponent = next((x for x in store.links_of(room.id) if x.seat == 1 - link.seat),
                             None)
-            online.claim(table, link, opponent, api.config.claim_seconds)
+            online.claim(room, link, opponent, api.config.claim_seconds)
 
         return (await on.change(token, action))[0]
 

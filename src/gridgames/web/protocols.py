@@ -85,6 +85,32 @@ class UpgradeGate:
         self.free += 1
 
 
+class Timer:
+    """One call due after some seconds, which can be put off or dropped."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, then: Callable[[], None]) -> None:
+        self._loop, self._then = loop, then
+        self._handle: asyncio.TimerHandle | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._handle is not None
+
+    def start(self, seconds: float) -> None:
+        """Due `seconds` from now (no longer when it was due before)."""
+        self.stop()
+        self._handle = self._loop.call_later(seconds, self._due)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _due(self) -> None:
+        self._handle = None
+        self._then()
+
+
 class _Stalls:
     """A timer that ends the connection when its send buffer stays full (the transport's
     pause_writing/resume_writing tell when)."""
@@ -92,37 +118,29 @@ class _Stalls:
     transport: asyncio.Transport
     loop: asyncio.AbstractEventLoop
     app_state: dict[str, Any]
-    _stalled: asyncio.TimerHandle | None = None
 
-    def _watch_stall(self) -> None:
-        if self._stalled is None:
-            self._stalled = self.loop.call_later(BODY_SHARE * client_timeout(self.app_state),
-                                                 self._end_stalled)
-
-    def _unwatch_stall(self) -> None:
-        if self._stalled is not None:
-            self._stalled.cancel()
-            self._stalled = None
-
-    def _end_stalled(self) -> None:
-        self._stalled = None
-        self.transport.abort()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._stalled = Timer(self.loop, lambda: self.transport.abort())
 
     def pause_writing(self) -> None:
         super().pause_writing()  # type: ignore[misc]
-        self._watch_stall()
+        if not self._stalled.running:
+            self._stalled.start(BODY_SHARE * client_timeout(self.app_state))
 
     def resume_writing(self) -> None:
         super().resume_writing()  # type: ignore[misc]
-        self._unwatch_stall()
+        self._stalled.stop()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._unwatch_stall()
+        self._stalled.stop()
         super().connection_lost(exc)  # type: ignore[misc]
 
 
 class DeadlineHttp(_Stalls, HttpToolsProtocol):
-    _waiting: asyncio.TimerHandle | None = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._waiting = Timer(self.loop, self._too_slow)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -168,19 +186,14 @@ class DeadlineHttp(_Stalls, HttpToolsProtocol):
         self.transport.close()
 
     def _wait_for(self, timeouts: int) -> None:
-        self._stop_waiting()
-        self._waiting = self.loop.call_later(timeouts * client_timeout(self.app_state),
-                                             self._too_slow)
+        self._waiting.start(timeouts * client_timeout(self.app_state))
 
     def _stop_waiting(self) -> None:
-        if self._waiting is not None:
-            self._waiting.cancel()
-            self._waiting = None
+        self._waiting.stop()
 
     def _too_slow(self) -> None:
         """The request did not arrive in time: 408 when no answer was started on the
         connection's latest request, and the connection ends either way."""
-        self._waiting = None
         if self.transport.is_closing():
             return
         cycle = self.cycle

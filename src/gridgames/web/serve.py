@@ -40,51 +40,39 @@ MAX_MEMORY_MB = 16 << 20
 
 
 def add_serve_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default=os.environ.get("GRIDGAMES_HOST", "127.0.0.1"),
-                   help="address to bind (default 127.0.0.1, env GRIDGAMES_HOST)")
-    p.add_argument("--port", type=int, default=_env_int("GRIDGAMES_PORT", 8000),
-                   help="port (default 8000, env GRIDGAMES_PORT)")
+    _option(p, "--host", "127.0.0.1", "address to bind", env="GRIDGAMES_HOST")
+    _option(p, "--port", 8000, "port", env="GRIDGAMES_PORT")
     p.add_argument("--db", default=None, metavar="URL",
                    help="where games are kept: a file path, sqlite:///PATH or "
                    "postgresql://... (default: env GRIDGAMES_DB, else games.db in the user's "
                    "data directory)")
-    p.add_argument("--db-timeout", type=float, default=1.0, metavar="SECONDS",
-                   help="how long a request waits for a PostgreSQL connection, or for another "
-                   "program's lock on the SQLite file, before it is answered 503 (default 1)")
-    p.add_argument("--workers", type=int, default=_env_int("GRIDGAMES_WORKERS", 1),
-                   help="server processes (default 1, env GRIDGAMES_WORKERS); above 1 needs "
-                   "PostgreSQL")
-    p.add_argument("--keep-days", type=float, default=30.0,
-                   help="remove games nobody has played for this many days (default 30)")
-    p.add_argument("--think-seconds", type=float, default=10.0,
-                   help="cap on one AI move, hint, check or analysis; a solution may take "
-                   "twice as long (default 10)")
+    _option(p, "--db-timeout", 1.0, "how long a request waits for a PostgreSQL connection, "
+            "or for another program's lock on the SQLite file, before it is answered 503",
+            metavar="SECONDS")
+    _option(p, "--workers", 1, "server processes; above 1 needs PostgreSQL",
+            env="GRIDGAMES_WORKERS")
+    _option(p, "--keep-days", 30.0, "remove games nobody has played for this many days")
+    _option(p, "--think-seconds", 10.0, "cap on one AI move, hint, check or analysis; a "
+            "solution may take twice as long")
     p.add_argument("--compute-workers", type=int, default=None,
                    help="processes for machine play, shared by all server processes "
                    "(default: one less than the cores, at least 1, and as many as "
                    f"--memory-mb allows: here at most {default_compute_workers()})")
-    p.add_argument("--memory-mb", type=int, default=_env_int("GRIDGAMES_MEMORY_MB", 4096),
-                   help="memory of the server and its compute workers together: each server "
-                   f"process keeps {SERVER_BASE_MB} MB and a cache of live games (a quarter, "
-                   "at most 256 MB), the compute workers share the rest (default 4096, env "
-                   "GRIDGAMES_MEMORY_MB)")
-    p.add_argument("--games-per-minute", type=float,
-                   default=float(_env_int("GRIDGAMES_GAMES_PER_MINUTE", 60)),
-                   help="new games one client may start a minute, after a burst of twice as "
-                   "many (default 60, env GRIDGAMES_GAMES_PER_MINUTE)")
-    p.add_argument("--claim-seconds", type=float, default=60.0,
-                   help="online play: how long a player's opponent must have been gone before "
-                   "the player can claim the game (default 60)")
-    p.add_argument("--client-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="a request's headers must arrive within this, its body within three "
-                   "times this; a client that reads nothing of what it is sent for three times "
-                   "this (a live page: once) is disconnected (default 10)")
-    p.add_argument("--live-pages", type=int, default=5000, metavar="N",
-                   help="live connections (pages of online and watched games) one server "
-                   "process holds; more are refused with 503 (default 5000)")
-    p.add_argument("--live-pages-per-client", type=int, default=50, metavar="N",
-                   help="live connections one client may hold; more are refused with 429 "
-                   "(default 50)")
+    _option(p, "--memory-mb", 4096, "memory of the server and its compute workers together: "
+            f"each server process keeps {SERVER_BASE_MB} MB and a cache of live games (a "
+            "quarter, at most 256 MB), the compute workers share the rest",
+            env="GRIDGAMES_MEMORY_MB")
+    _option(p, "--games-per-minute", 60.0, "new games one client may start a minute, after a "
+            "burst of twice as many", env="GRIDGAMES_GAMES_PER_MINUTE")
+    _option(p, "--claim-seconds", 60.0, "online play: how long a player's opponent must have "
+            "been gone before the player can claim the game")
+    _option(p, "--client-timeout", 10.0, "a request's headers must arrive within this, its "
+            "body within three times this; a client that reads nothing of what it is sent for "
+            "three times this (a live page: once) is disconnected", metavar="SECONDS")
+    _option(p, "--live-pages", 5000, "live connections (pages of online and watched games) "
+            "one server process holds; more are refused with 503", metavar="N")
+    _option(p, "--live-pages-per-client", 50, "live connections one client may hold; more "
+            "are refused with 429", metavar="N")
     p.add_argument("--metrics", choices=("loopback", "public", "off"), default="loopback",
                    help="who may read /metrics (Prometheus): clients on this machine only "
                    "(default), anyone, or no one")
@@ -97,6 +85,20 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--levels", metavar="PATH", action="append",
                    help="a Polar level file to add to the level select (repeatable)")
+
+
+def _option(p: argparse.ArgumentParser, flag: str, default: str | float, help: str,
+            env: str | None = None, **options: Any) -> None:
+    """An option whose help ends with its default, and the environment variable that sets
+    it when there is one (a whole number, for a number)."""
+    shown = f"default {default:g}" if isinstance(default, float) else f"default {default}"
+    if env is not None:
+        shown += f", env {env}"
+        default = os.environ.get(env, default) if isinstance(default, str) else \
+            type(default)(_env_int(env, int(default)))
+    if not isinstance(default, str):
+        options["type"] = type(default)
+    p.add_argument(flag, default=default, help=f"{help} ({shown})", **options)
 
 
 def _env_int(name: str, default: int) -> int:

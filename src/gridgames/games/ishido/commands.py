@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from typing import TextIO
 
-from gridgames.core.capabilities import Commands
+from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
@@ -45,10 +45,8 @@ def summary(deals: list[Deal]) -> tuple[float, float, float]:
 
 
 class IshidoCommands(Commands):
-    def register(self, sub: argparse._SubParsersAction) -> None:
-        parser = sub.add_parser("ishido", help="Ishido machine play")
-        commands = parser.add_subparsers(dest="ishido_command", metavar="COMMAND",
-                                         required=True, parser_class=type(parser))
+    def register(self, sub: Subcommands) -> None:
+        commands = command_group(sub, "ishido", "Ishido machine play")
         auto = commands.add_parser("autoplay", help="let a player place every deal; print "
                                    "figures")
         auto.add_argument("--seed", default="autoplay", help="deal i uses seed SEED-i")

@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, TextIO
 
-from gridgames.core.capabilities import Commands
+from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
@@ -32,10 +32,8 @@ from gridgames.games.polar.solver import MOVES, PUSHES, Solution, solve
 
 
 class PolarCommands(Commands):
-    def register(self, sub: argparse._SubParsersAction) -> None:
-        parser = sub.add_parser("polar", help="Polar levels: solve, verify, generate, convert")
-        commands = parser.add_subparsers(dest="polar_command", metavar="COMMAND",
-                                         required=True, parser_class=type(parser))
+    def register(self, sub: Subcommands) -> None:
+        commands = command_group(sub, "polar", "Polar levels: solve, verify, generate, convert")
         p = commands.add_parser("solve", help="solve levels and print the moves")
         _level_choice(p)
         p.add_argument("--objective", default=MOVES, choices=(MOVES, PUSHES),

@@ -33,7 +33,7 @@ G_BITS = 24  # heap key: priority in the high bits, then (2^24 - 1 - g): deeper 
 
 
 @njit(cache=True)
-def _hash(row64):
+def row_hash(row64):
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(ROW_WORDS):
         h ^= row64[i]
@@ -43,7 +43,7 @@ def _hash(row64):
 
 
 @njit(cache=True)
-def _same(a64, b64):
+def same_row(a64, b64):
     for i in range(ROW_WORDS):
         if a64[i] != b64[i]:
             return False
@@ -63,7 +63,7 @@ def _meet(cells, pos, tile, ahead, next_tile):
 
 
 @njit(cache=True)
-def _push(cells, target, d, nxt):
+def push_at(cells, target, d, nxt):
     """Push the movable on target in direction d, in place; False when nothing changes (then
     cells are untouched). Same outcome as solver.push."""
     tile = cells[target]
@@ -87,7 +87,7 @@ def _push(cells, target, d, nxt):
 
 
 @njit(cache=True)
-def _walk(cells, start, nxt, dist, queue):
+def walk_reach(cells, start, nxt, dist, queue):
     """Breadth-first walking distances from start (-1: out of reach); returns the region's
     first cell."""
     for i in range(CELLS):
@@ -158,7 +158,7 @@ def _row_fill(seed, free):
 
 
 @njit(cache=True)
-def _region_first(cells, start):
+def region_first(cells, start):
     """The first cell of the penguin's walking region: a flood fill on one bit mask per row
     (24 bits each), held in four scalars so that nothing is allocated (this runs for every
     child; with arrays it was half the time of an expansion)."""
@@ -437,7 +437,7 @@ def _walk_left(cells, penguin, nxt, walks, walked):
 
 
 @njit(cache=True)
-def _table_key(cells, mountain_id):
+def table_key(cells, mountain_id):
     """Which relaxed tables a board needs: a bit for each mountain standing, bit 0 when a
     bomb is left (only then can mountains still go)."""
     key = 0
@@ -457,7 +457,7 @@ def new_keymap() -> np.ndarray:
 
 
 @njit(cache=True)
-def _find_row(keymap, key):
+def find_row(keymap, key):
     """The table row kept for key, -1 when none. keymap: open addressing over its first
     2 * TABLES entries (key, row; key -1 when empty); its last entry counts the rows used.
     Only read here, so threads may share it while nothing adds."""
@@ -488,7 +488,7 @@ def _add_row(keymap, key):
 
 
 @njit(cache=True)
-def _bound(cells, mountain_id, bombable, nxt, never, keymap, far_rows, crossed_rows,
+def relaxed_bound(cells, mountain_id, bombable, nxt, never, keymap, far_rows, crossed_rows,
            reach_rows, joint_rows, bomb_rows, walk_rows, scratch, objects, penguin, walked):
     """analysis.push_bound (never when the level is lost): the hearts' relaxed pushes, plus a
     push for each ice block on a cell some heart cannot get home without, plus the bombs such
@@ -501,7 +501,7 @@ def _bound(cells, mountain_id, bombable, nxt, never, keymap, far_rows, crossed_r
     it lost its way on level 6, no line in 30 s instead of one in 0.4 s), with no stand
     walled in (`objects` also turns off _access: with it the first line of level 6 took
     4.5 s and 47 pushes instead of 0.8 s and 44)."""
-    return _bound_keyed(cells, _table_key(cells, mountain_id), bombable, nxt, never, keymap,
+    return _bound_keyed(cells, table_key(cells, mountain_id), bombable, nxt, never, keymap,
                         far_rows, crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
                         scratch, objects, penguin, walked)
 
@@ -509,9 +509,9 @@ def _bound(cells, mountain_id, bombable, nxt, never, keymap, far_rows, crossed_r
 @njit(cache=True)
 def _bound_keyed(cells, key, bombable, nxt, never, keymap, far_rows, crossed_rows, reach_rows,
                  joint_rows, bomb_rows, walk_rows, scratch, objects, penguin, walked):
-    """_bound with the board's table key given (a push changes it only when a bomb moves, so
+    """relaxed_bound with the board's table key given (a push changes it only when a bomb moves, so
     an expansion computes it once for its other children)."""
-    row = _find_row(keymap, key)
+    row = find_row(keymap, key)
     if row < 0:
         row = _add_row(keymap, key)
         for i in range(CELLS):
@@ -520,14 +520,14 @@ def _bound_keyed(cells, key, bombable, nxt, never, keymap, far_rows, crossed_row
                   joint_rows[row], bomb_rows[row], objects)
         if walk_rows.shape[0] == far_rows.shape[0]:
             _fill_walks(cells, scratch, nxt, never, walk_rows[row])
-    return _bound_at(cells, row, key & 1, bombable, nxt, never, far_rows, crossed_rows,
+    return bound_at(cells, row, key & 1, bombable, nxt, never, far_rows, crossed_rows,
                      reach_rows, joint_rows, bomb_rows, walk_rows, objects, penguin, walked)
 
 
 @njit(cache=True)
-def _bound_at(cells, row, bombs_left, bombable, nxt, never, far_rows, crossed_rows, reach_rows,
+def bound_at(cells, row, bombs_left, bombable, nxt, never, far_rows, crossed_rows, reach_rows,
               joint_rows, bomb_rows, walk_rows, objects, penguin, walked):
-    """_bound with its table row found (it only reads the tables, so threads may share
+    """relaxed_bound with its table row found (it only reads the tables, so threads may share
     them)."""
     far, crossed, reach, joint = far_rows[row], crossed_rows[row], reach_rows[row], joint_rows[row]
     heart0 = np.int64(0)
@@ -609,7 +609,7 @@ def bound(cells: bytes, search: Search, nxt: np.ndarray, penguin: int = -1) -> i
     analysis.push_bound, and in a moves search, given the penguin, with walking.move_bound)."""
     row = np.zeros(ROW_BYTES, np.uint8)
     row[:CELLS] = np.frombuffer(bytes(cells), np.uint8)
-    return int(_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.keymap,
+    return int(relaxed_bound(row, search.mountain_id, search.bombable, nxt, NEVER, search.keymap,
                       search.far_rows, search.crossed_rows, search.reach_rows,
                       search.joint_rows, search.bomb_rows, search.walk_rows,
                       np.zeros(CELLS, np.uint8), True, penguin, 0))
@@ -658,7 +658,7 @@ def _novelty(cells, mountain_id, part, seen1, seen2, atoms):
 
 
 @njit(cache=True)
-def _count(cells, tile):
+def count_tile(cells, tile):
     n = 0
     for i in range(CELLS):
         if cells[i] == tile:
@@ -717,7 +717,7 @@ def _find_or_add(states64, hashes, table, meta, row64, h):
             table[slot] = n
             meta[N_STATES] = n + 1
             return -1 - n
-        if hashes[at] == h and _same(states64[at], row64):
+        if hashes[at] == h and same_row(states64[at], row64):
             return at
         slot = (slot + np.uint64(1)) & mask
 
@@ -769,12 +769,12 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
             continue
         cells = states8[idx]
         closed[idx] = 1
-        if not width and weight4 == 4 and _count(cells, HEART) == 0:
+        if not width and weight4 == 4 and count_tile(cells, HEART) == 0:
             meta[GOAL] = idx
             return SOLVED
         meta[EXPANDED] += 1
-        _walk(cells, pushed_from[idx], nxt, dist, queue)
-        parent_key = _table_key(cells, mountain_id)
+        walk_reach(cells, pushed_from[idx], nxt, dist, queue)
+        parent_key = table_key(cells, mountain_id)
         for target in range(CELLS):
             tile = cells[target]
             if tile != ICE and tile != HEART and tile != BOMB:
@@ -784,14 +784,14 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 if stand < 0 or dist[stand] < 0:
                     continue
                 child8[:] = cells
-                if not _push(child8, target, d, nxt):
+                if not push_at(child8, target, d, nxt):
                     continue
                 walked = 0
-                if not count_pushes and _count(child8, HEART) > 0:  # moves: the walk left too
+                if not count_pushes and count_tile(child8, HEART) > 0:  # moves: the walk left too
                     walked = _walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
                     if walked >= never:
                         continue  # nothing left to push: lost
-                key = _table_key(child8, mountain_id) if tile == BOMB else parent_key
+                key = table_key(child8, mountain_id) if tile == BOMB else parent_key
                 h = _bound_keyed(child8, key, bombable, nxt, never, keymap, far_rows,
                                  crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
                                  scratch, not width, -1 if count_pushes else stand, walked)
@@ -801,8 +801,8 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 g = cost[idx] + step
                 if g >= g_cap or (limit > 0 and g + h >= limit):
                     continue
-                child8[KEY] = _region_first(child8, stand) if count_pushes else stand
-                found = _find_or_add(states64, hashes, table, meta, child64, _hash(child64))
+                child8[KEY] = region_first(child8, stand) if count_pushes else stand
+                found = _find_or_add(states64, hashes, table, meta, child64, row_hash(child64))
                 if found < 0:
                     at = -1 - found
                 elif cost[found] <= g or (closed[found] and limit == 0):
@@ -818,7 +818,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                     meta[GOAL] = at
                     return SOLVED
                 if width:
-                    novelty = _novelty(child8, mountain_id, _count(child8, HEART), seen1, seen2,
+                    novelty = _novelty(child8, mountain_id, count_tile(child8, HEART), seen1, seen2,
                                        atoms)
                     key = (((novelty << 16) | min(h, 0xFFFF)) << G_BITS) | (g_cap - g)
                 else:
@@ -852,7 +852,7 @@ class Search:
         self.meta[GOAL] = -1
         row = np.zeros(ROW_BYTES, np.uint8)
         row[:CELLS] = np.frombuffer(start, np.uint8)
-        row[KEY] = _region_first(row, penguin) if count_pushes else penguin
+        row[KEY] = region_first(row, penguin) if count_pushes else penguin
         # Relaxed tables by mountains standing (analysis.bombable_mountains says which can go).
         self.mountain_id = np.full(CELLS, -1, np.int32)
         mountains = [c for c, t in enumerate(start) if t == MOUNTAIN]
@@ -872,7 +872,7 @@ class Search:
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
         added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
-                             row.view(np.uint64), np.uint64(_hash(row.view(np.uint64))))
+                             row.view(np.uint64), np.uint64(row_hash(row.view(np.uint64))))
         assert added == -1
         self.pushed_from[0] = penguin
         self.heap_idx[0] = 0

@@ -56,7 +56,7 @@ PENDING = -2  # BOUND: to be computed when the child is stored, only if it is ne
 @njit(cache=True)
 def _stranded(cells, far, never):
     """A heart that cannot get home even with nothing else moving (the first test of
-    fastsolver._bound_at, the one that drops most lost children)."""
+    fastsolver.bound_at, the one that drops most lost children)."""
     for i in range(fast.CELLS):  # noqa: SIM110 (numba compiles no any() over a generator)
         if cells[i] == HEART and far[i] >= never:
             return True
@@ -105,13 +105,13 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
             if cost[p, idx] != g:
                 continue  # reached again more cheaply since: that entry is the live one
             cells = states8[p, idx]
-            if fast._count(cells, HEART) == 0:
+            if fast.count_tile(cells, HEART) == 0:
                 found = gid
                 break
             opened += 1
-            fast._walk(cells, cells[fast.KEY], nxt, dist, queue)
-            parent_key = fast._table_key(cells, mountain_id)
-            parent_row = fast._find_row(keymap, parent_key)
+            fast.walk_reach(cells, cells[fast.KEY], nxt, dist, queue)
+            parent_key = fast.table_key(cells, mountain_id)
+            parent_row = fast.find_row(keymap, parent_key)
             for target in range(fast.CELLS):
                 tile = cells[target]
                 if tile != ICE and tile != HEART and tile != BOMB:
@@ -122,20 +122,20 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
                         continue
                     child = out8[t, n]
                     child[:] = cells
-                    if not fast._push(child, target, d, nxt):
+                    if not fast.push_at(child, target, d, nxt):
                         continue
                     key, row = parent_key, parent_row  # only a bomb's push changes them
                     if tile == BOMB:
-                        key = fast._table_key(child, mountain_id)
-                        row = fast._find_row(keymap, key)
+                        key = fast.table_key(child, mountain_id)
+                        row = fast.find_row(keymap, key)
                     if row >= 0 and (  # lost: a heart can never get home
                             _stranded(child, far_rows[row], never) if tile == BOMB else
                             tile == HEART and _heart_stranded(child, target, d, nxt,
                                                               far_rows[row], never)):
                         continue
                     if row >= 0:
-                        child[fast.KEY] = fast._region_first(child, stand)
-                        hashed = fast._hash(out8[t, n].view(np.uint64))
+                        child[fast.KEY] = fast.region_first(child, stand)
+                        hashed = fast.row_hash(out8[t, n].view(np.uint64))
                         out[t, n, HASH] = np.int64(hashed)
                         out[t, n, BOUND] = PENDING
                         out[t, n, ROW] = 2 * row + (key & 1)
@@ -162,15 +162,15 @@ def _fill_missing(g, limit, never, out8, out, out_n, lists, list_n, mountain_id,
             if out[t, i, BOUND] != MISSING:
                 continue
             child = out8[t, i]
-            h = fast._bound(child, mountain_id, bombable, nxt, never, keymap, far_rows,
+            h = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap, far_rows,
                             crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
                             scratch, True, -1, 0)
             if h >= never or (limit > 0 and g + 1 + h >= limit):
                 out[t, i, BOUND] = never
                 continue
             out[t, i, BOUND] = h
-            child[fast.KEY] = fast._region_first(child, out[t, i, STAND])
-            hashed = fast._hash(child.view(np.uint64))
+            child[fast.KEY] = fast.region_first(child, out[t, i, STAND])
+            hashed = fast.row_hash(child.view(np.uint64))
             out[t, i, HASH] = np.int64(hashed)
             _to_partition(lists, list_n, t, hashed, i)
 
@@ -202,7 +202,7 @@ def _store(g, limit, never, out8, out, lists, list_n, states8, hashes, cost, par
                         break
                     if entry >> 32 == tag:
                         at = entry & 0xFFFFFFFF
-                        if fast._same(states8[q, at].view(np.uint64), row64):
+                        if fast.same_row(states8[q, at].view(np.uint64), row64):
                             break
                         at = -1
                     slot = (slot + np.uint64(1)) & mask
@@ -210,7 +210,7 @@ def _store(g, limit, never, out8, out, lists, list_n, states8, hashes, cost, par
                     continue  # met before, as cheaply
                 if h == PENDING:
                     row = out[t, i, ROW]
-                    h = fast._bound_at(out8[t, i], row >> 1, row & 1, bombable, nxt, never,
+                    h = fast.bound_at(out8[t, i], row >> 1, row & 1, bombable, nxt, never,
                                        far_rows, crossed_rows, reach_rows, joint_rows,
                                        bomb_rows, walk_rows, True, -1, 0)
                     if h >= never or (limit > 0 and g + 1 + h >= limit):

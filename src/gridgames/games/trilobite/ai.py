@@ -3,7 +3,7 @@ transposition table, centre-first move ordering and a heuristic evaluation at th
 
 It is bounded by a node budget, not by time, so the same position, level and seed give the
 same move on every machine; a time cap (the budget's seconds) can only cut it short. The
-perfect level asks the analysis (solver.py) for every column's score: a look-up in the
+perfect level asks the analysis (analyzer.py) for every column's score: a look-up in the
 opening book (book.py) where the book has the position, else the exact solver. It plays a
 proven best move (the fastest win, the longest resistance, ties broken by the seed); when
 the solver's budget runs out first it says so and plays the hard level's move (on boards
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from gridgames.core.capabilities import AiPlayer
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
 from gridgames.core.rng import Rng
+from gridgames.games.trilobite.analyzer import TrilobiteAnalyzer, compiled_fits
 from gridgames.games.trilobite.bitboard import Bitboard
 from gridgames.games.trilobite.game import COLUMN_NAMES
-from gridgames.games.trilobite.solver import TrilobiteAnalyzer, compiled_fits
 
 WIN = 1_000_000
 INF = 10 * WIN

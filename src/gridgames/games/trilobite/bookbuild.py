@@ -154,7 +154,7 @@ def _worker(shape: tuple[int, int, int], memory_mb: float, tasks, answers) -> No
     """A build process: solves families of positions from `tasks`, one after the other with
     one table, until it gets None, or its parent is gone (killed outright: the queue holds
     a whole ply's work nobody would read)."""
-    from gridgames.games.trilobite.solver import make_solver
+    from gridgames.games.trilobite.analyzer import make_solver
 
     parent = os.getppid()
     try:
@@ -269,8 +269,8 @@ def verify(book: Book, sample: int, seed: str, memory_mb: float = 256.0,
     """Re-solves `sample` entries drawn by `seed` with a fresh table each; the number that
     differ from the book."""
     from gridgames.core.rng import Rng
+    from gridgames.games.trilobite.analyzer import make_solver
     from gridgames.games.trilobite.book import decode_key
-    from gridgames.games.trilobite.solver import make_solver
 
     solver = make_solver(book.width, book.height, book.line, memory_mb=memory_mb)
     rng = Rng(seed)

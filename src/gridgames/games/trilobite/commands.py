@@ -9,11 +9,12 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from gridgames.core.capabilities import Commands
+from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
+from gridgames.games.trilobite.analyzer import analyze, make_solver
 from gridgames.games.trilobite.game import TrilobiteParams
-from gridgames.games.trilobite.solver import analyze, make_solver, parse_moves
+from gridgames.games.trilobite.solver import parse_moves
 
 if TYPE_CHECKING:
     from gridgames.games.trilobite.book import Book
@@ -22,10 +23,8 @@ MAX_INPUT = 64 * 1024 * 1024  # characters of positions read from standard input
 
 
 class TrilobiteCommands(Commands):
-    def register(self, sub: argparse._SubParsersAction) -> None:
-        parser = sub.add_parser("trilobite", help="Trilobite: the exact solver")
-        commands = parser.add_subparsers(dest="trilobite_command", metavar="COMMAND",
-                                         required=True, parser_class=type(parser))
+    def register(self, sub: Subcommands) -> None:
+        commands = command_group(sub, "trilobite", "Trilobite: the exact solver")
         p = commands.add_parser(
             "solve", help="read positions (move strings like 4453, one per line) on standard "
             "input; print 'position score' (positive: the side to move wins, larger sooner)")
@@ -37,9 +36,7 @@ class TrilobiteCommands(Commands):
                        "python")
         p.set_defaults(run=cmd_solve)
 
-        book = commands.add_parser("book", help="the opening book: build, verify, info")
-        steps = book.add_subparsers(dest="book_command", metavar="STEP", required=True,
-                                    parser_class=type(parser))
+        steps = command_group(commands, "book", "the opening book: build, verify, info", "STEP")
         b = steps.add_parser("build", help="build or extend a book with our solver (resumes "
                              "where an earlier build stopped)")
         b.add_argument("--params", default="", help="board: width=7,height=6,line=4 (defaults)")

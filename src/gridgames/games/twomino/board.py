@@ -1,103 +1,107 @@
-"""The 2mino board (seed 004_4f8b1726872657bc.txt): N symbols on N+1 rows x N columns, every
-unordered pair of symbols once as a domino. Bars separate orthogonally adjacent cells.
+"""The seed's boards (004_4f8b1726872657bc.txt): a `Board` is a full arrangement of the
+dominoes, the symbols with the hidden answer, from which the `seed` generator makes a puzzle.
 
-- Cells are 0-based row-major indices; symbols are 0..N-1, written 0-9 then a, b, c.
-- A bar is the pair of cells (a, b) it separates, a < b; bars are numbered in sorted order.
-  Its move name is the two cell names joined by a dash, top or left cell first: `a1-b1`.
-- Pair values: the seed orders pairs with the higher symbol first (00, 10, 11, 20, 21, 22...)
-  so the pair (hi, lo) has index hi * (hi + 1) / 2 + lo.
+Samples: the pairs in the seed's order (00, 10, 11, 20, ...), the higher symbol first, in
+reading order of pair slots: vertical pairs (2 rows x 1 column) when N is odd, horizontal ones
+(1 row x 2 columns) when N is even, so that they fill the N+1 x N board. Shuffling: the pairs
+go to random slots, some turned 180 degrees; then, for even square sizes from 2x2 up to NxN,
+every square of the board made of whole dominoes is transposed with probability 1/2. Then
+about N^2/4 bars between dominoes are locked as hints.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from gridgames.core.errors import BadInput
-from gridgames.core.grid import Grid
-
-SYMBOLS = "0123456789abc"
-MIN_N, MAX_N = 3, 13
-# Difficulty: the hardest deduction a puzzle needs (solver.py), declared once, easiest first.
-LEVELS = ("trivial", "basic", "hard", "extreme")
+from gridgames.core.rng import Rng
+from gridgames.games.twomino.layout import layout, pair_count
 
 
-def pair_index(a: int, b: int) -> int:
-    hi, lo = max(a, b), min(a, b)
-    return hi * (hi + 1) // 2 + lo
-
-
-def pair_of_index(index: int) -> tuple[int, int]:
-    """(hi, lo) of a pair index."""
-    hi = 0
-    while (hi + 1) * (hi + 2) // 2 <= index:
-        hi += 1
-    return hi, index - hi * (hi + 1) // 2
-
-
-def pair_name(index: int) -> str:
-    """A pair value as the seed writes it, higher symbol first: '10', 'c5'."""
-    hi, lo = pair_of_index(index)
-    return SYMBOLS[hi] + SYMBOLS[lo]
-
-
-def pair_count(n: int) -> int:
-    return n * (n + 1) // 2
-
-
-@dataclass(frozen=True, eq=False)
-class Layout:
-    """Geometry of a board for N symbols: its grid, bars and the bars around each domino."""
-
+@dataclass(frozen=True)
+class Board:
     n: int
-    grid: Grid
-    bars: tuple[tuple[int, int], ...]
-    bar_index: dict[tuple[int, int], int]
+    symbols: tuple[int, ...]  # per cell
+    partner: tuple[int, ...]  # per cell: the other cell of its domino (the hidden answer)
 
-    @property
-    def pairs(self) -> int:
-        return pair_count(self.n)
-
-    def bar_name(self, bar: int) -> str:
-        a, b = self.bars[bar]
-        return f"{self.grid.cell_name(a)}-{self.grid.cell_name(b)}"
-
-    def parse_bar(self, name: str) -> int:
-        first, dash, second = name.partition("-")
-        if not dash:
-            raise BadInput(f"{name!r} is not a bar: name its two cells, like a1-b1")
-        a, b = self.grid.parse_cell(first), self.grid.parse_cell(second)
-        bar = self.bar_index.get((min(a, b), max(a, b)))
-        if bar is None:
-            raise BadInput(f"{name!r} is not a bar: the two cells must be side by side")
-        return bar
-
-    def outline(self, bar: int) -> tuple[int, ...]:
-        """The six bars around the domino on the two cells of `bar` (fewer at the board's
-        edge, which counts as a bar that is always on)."""
-        return _outline(self, bar)
+    def separators(self) -> list[int]:
+        """Bars of the hidden arrangement: between cells of different dominoes."""
+        lay = layout(self.n)
+        return [i for i, (a, b) in enumerate(lay.bars) if self.partner[a] != b]
 
 
-@lru_cache(maxsize=MAX_N + 1)  # one per board size: bounded by the game
-def layout(n: int) -> Layout:
-    if not MIN_N <= n <= MAX_N:
-        raise BadInput(f"N must be from {MIN_N} to {MAX_N}, not {n}")
-    grid = Grid(n + 1, n)
-    bars = []
-    for cell in range(grid.size):
-        for other in grid.neighbours4(cell):
-            if other > cell:
-                bars.append((cell, other))
-    bars.sort()
-    return Layout(n, grid, tuple(bars), {bar: i for i, bar in enumerate(bars)})
+def samples(n: int) -> Board:
+    lay = layout(n)
+    cols = lay.grid.cols
+    symbols = [0] * lay.grid.size
+    partner = [0] * lay.grid.size
+    pairs = [(hi, lo) for hi in range(n) for lo in range(hi + 1)]
+    for slot, (hi, lo) in enumerate(pairs):
+        if n % 2:  # vertical pairs, n pair slots per double row
+            row, col = 2 * (slot // n), slot % n
+            first, second = row * cols + col, (row + 1) * cols + col
+        else:  # horizontal pairs, n / 2 pair slots per row
+            row, col = slot // (n // 2), 2 * (slot % (n // 2))
+            first, second = row * cols + col, row * cols + col + 1
+        symbols[first], symbols[second] = hi, lo
+        partner[first], partner[second] = second, first
+    return Board(n, tuple(symbols), tuple(partner))
 
 
-@lru_cache(maxsize=4096)  # (layout, bar): 312 bars at N=13
-def _outline(lay: Layout, bar: int) -> tuple[int, ...]:
-    a, b = lay.bars[bar]
-    around = []
-    for cell, other in ((a, b), (b, a)):
-        for near in lay.grid.neighbours4(cell):
-            if near != other:
-                around.append(lay.bar_index[(min(cell, near), max(cell, near))])
-    return tuple(sorted(around))
+def shuffled(n: int, rng: Rng) -> Board:
+    """The seed's game board: pairs swapped to random slots (some turned), then squares of
+    whole dominoes transposed at random."""
+    base = samples(n)
+    cols = layout(n).grid.cols
+    slots = sorted({(min(c, base.partner[c]), max(c, base.partner[c]))
+                    for c in range(len(base.symbols))})
+    values = [(base.symbols[a], base.symbols[b]) for a, b in slots]
+    rng.shuffle(values)
+    symbols = list(base.symbols)
+    for (a, b), (x, y) in zip(slots, values, strict=True):
+        if rng.chance(1, 2):
+            x, y = y, x  # turned 180 degrees
+        symbols[a], symbols[b] = x, y
+    partner = list(base.partner)
+    rows = n + 1
+    for size in range(2, n + 1, 2):
+        for top in range(rows - size + 1):
+            for left in range(cols - size + 1):
+                square = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
+                inside = set(square)
+                if all(partner[c] in inside for c in square) and rng.chance(1, 2):
+                    _transpose(symbols, partner, top, left, size, cols)
+    return Board(n, tuple(symbols), tuple(partner))
+
+
+def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size: int,
+               cols: int) -> None:
+    def flip(cell: int) -> int:
+        r, c = divmod(cell, cols)
+        return (top + (c - left)) * cols + left + (r - top)
+
+    cells = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
+    old_symbols = {c: symbols[c] for c in cells}
+    old_partner = {c: partner[c] for c in cells}
+    for c in cells:
+        symbols[flip(c)] = old_symbols[c]
+        partner[flip(c)] = flip(old_partner[c])
+
+
+def hint_bars(board: Board, rng: Rng) -> list[int]:
+    """The seed's hints: N^2/4 random bars of the hidden arrangement, locked."""
+    bars = board.separators()
+    rng.shuffle(bars)
+    return sorted(bars[:board.n * board.n // 4])
+
+
+def check_board(board: Board) -> None:
+    """Every pair exactly once, dominoes on adjacent cells (for tests and new generators)."""
+    lay = layout(board.n)
+    seen = [0] * pair_count(board.n)
+    for cell, other in enumerate(board.partner):
+        assert board.partner[other] == cell and other != cell
+        assert (min(cell, other), max(cell, other)) in lay.bar_index
+        if cell < other:
+            a, b = board.symbols[cell], board.symbols[other]
+            seen[max(a, b) * (max(a, b) + 1) // 2 + min(a, b)] += 1
+    assert seen == [1] * pair_count(board.n)

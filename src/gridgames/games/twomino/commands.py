@@ -6,21 +6,19 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from gridgames.core.capabilities import Commands
+from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.ids import GameId
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import SYMBOLS, layout
 from gridgames.games.twomino.dominosa import to_dominosa
+from gridgames.games.twomino.layout import SYMBOLS, layout
 from gridgames.games.twomino.solver import Puzzle, count_solutions, deduce
 
 
 class TwoMinoCommands(Commands):
-    def register(self, sub: argparse._SubParsersAction) -> None:
-        parser = sub.add_parser("twomino", help="2mino puzzles: solve, grade, generate, export")
-        commands = parser.add_subparsers(dest="twomino_command", metavar="COMMAND",
-                                         required=True, parser_class=type(parser))
+    def register(self, sub: Subcommands) -> None:
+        commands = command_group(sub, "twomino", "2mino puzzles: solve, grade, generate, export")
         p = commands.add_parser("solve", help="print the solution and the grade of a puzzle")
         p.add_argument("id", help="a 2mino game ID or a Dominosa ID (n:desc)")
         p.set_defaults(run=cmd_solve)

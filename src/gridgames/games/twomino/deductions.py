@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gridgames.core.bits import bits
-from gridgames.games.twomino.board import SYMBOLS, pair_index, pair_name
+from gridgames.games.twomino.layout import SYMBOLS, pair_index, pair_name
 
 # Above this many cells of one symbol the subset table (2**k entries) is not built.
 MAX_SET_CELLS = 16

@@ -13,7 +13,7 @@ import re
 
 from gridgames.core.capabilities import ForeignIds
 from gridgames.core.errors import BadInput
-from gridgames.games.twomino.board import MAX_N, MIN_N, SYMBOLS, layout
+from gridgames.games.twomino.layout import MAX_N, MIN_N, SYMBOLS, layout
 
 _ID = re.compile(r"(\d{1,2}):((?:\d|\[\d{1,2}\])+)")
 

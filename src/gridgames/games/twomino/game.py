@@ -8,16 +8,8 @@ pair value has been found exactly once, by any arrangement. `clear` turns every 
 off.
 
 Params: n (symbols), gen (seed: the seed's shuffling generator with N^2/4 locked hint bars,
-below; unique: puzzles with exactly one solution, from the `generator` entry, generator.py),
+board.py; unique: puzzles with exactly one solution, from the `generator` entry, generator.py),
 level (the difficulty asked of the unique generator).
-
-The seed's boards. Samples: the pairs in the seed's order (00, 10, 11, 20, ...), the higher
-symbol first, in reading order of pair slots: vertical pairs (2 rows x 1 column) when N is
-odd, horizontal ones (1 row x 2 columns) when N is even, so that they fill the N+1 x N board.
-Shuffling: the pairs go to random slots, some turned 180 degrees; then, for even square sizes
-from 2x2 up to NxN, every square of the board made of whole dominoes is transposed with
-probability 1/2 (which turns its horizontal dominoes vertical and back). Then about N^2/4
-bars between dominoes are locked as hints.
 
 The desc is the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a
 hexadecimal bit mask over the bars in order. Simon Tatham's Dominosa IDs (`n:desc`, his board
@@ -36,14 +28,14 @@ from gridgames.core.game import ONGOING, WON, Game, Status, check_move_text
 from gridgames.core.grid import Grid
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import (
+from gridgames.games.twomino.board import hint_bars, samples, shuffled
+from gridgames.games.twomino.layout import (
     LEVELS,
     MAX_N,
     MIN_N,
     SYMBOLS,
     Layout,
     layout,
-    pair_count,
     pair_index,
 )
 
@@ -122,98 +114,6 @@ def with_pairs(state: TwoMinoState) -> TwoMinoState:
         counts[pair_index(state.symbols[a], state.symbols[b])] += 1
     return TwoMinoState(state.params, state.n, state.symbols, state.locked, state.on, found,
                         tuple(counts))
-
-
-# --- the seed's boards ---
-
-@dataclass(frozen=True)
-class Board:
-    n: int
-    symbols: tuple[int, ...]  # per cell
-    partner: tuple[int, ...]  # per cell: the other cell of its domino (the hidden answer)
-
-    def separators(self) -> list[int]:
-        """Bars of the hidden arrangement: between cells of different dominoes."""
-        lay = layout(self.n)
-        return [i for i, (a, b) in enumerate(lay.bars) if self.partner[a] != b]
-
-
-def samples(n: int) -> Board:
-    lay = layout(n)
-    cols = lay.grid.cols
-    symbols = [0] * lay.grid.size
-    partner = [0] * lay.grid.size
-    pairs = [(hi, lo) for hi in range(n) for lo in range(hi + 1)]
-    for slot, (hi, lo) in enumerate(pairs):
-        if n % 2:  # vertical pairs, n pair slots per double row
-            row, col = 2 * (slot // n), slot % n
-            first, second = row * cols + col, (row + 1) * cols + col
-        else:  # horizontal pairs, n / 2 pair slots per row
-            row, col = slot // (n // 2), 2 * (slot % (n // 2))
-            first, second = row * cols + col, row * cols + col + 1
-        symbols[first], symbols[second] = hi, lo
-        partner[first], partner[second] = second, first
-    return Board(n, tuple(symbols), tuple(partner))
-
-
-def shuffled(n: int, rng: Rng) -> Board:
-    """The seed's game board: pairs swapped to random slots (some turned), then squares of
-    whole dominoes transposed at random."""
-    base = samples(n)
-    cols = layout(n).grid.cols
-    slots = sorted({(min(c, base.partner[c]), max(c, base.partner[c]))
-                    for c in range(len(base.symbols))})
-    values = [(base.symbols[a], base.symbols[b]) for a, b in slots]
-    rng.shuffle(values)
-    symbols = list(base.symbols)
-    for (a, b), (x, y) in zip(slots, values, strict=True):
-        if rng.chance(1, 2):
-            x, y = y, x  # turned 180 degrees
-        symbols[a], symbols[b] = x, y
-    partner = list(base.partner)
-    rows = n + 1
-    for size in range(2, n + 1, 2):
-        for top in range(rows - size + 1):
-            for left in range(cols - size + 1):
-                square = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
-                inside = set(square)
-                if all(partner[c] in inside for c in square) and rng.chance(1, 2):
-                    _transpose(symbols, partner, top, left, size, cols)
-    return Board(n, tuple(symbols), tuple(partner))
-
-
-def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size: int,
-               cols: int) -> None:
-    def flip(cell: int) -> int:
-        r, c = divmod(cell, cols)
-        return (top + (c - left)) * cols + left + (r - top)
-
-    cells = [(top + i) * cols + left + j for i in range(size) for j in range(size)]
-    old_symbols = {c: symbols[c] for c in cells}
-    old_partner = {c: partner[c] for c in cells}
-    for c in cells:
-        symbols[flip(c)] = old_symbols[c]
-        partner[flip(c)] = flip(old_partner[c])
-
-
-def hint_bars(board: Board, rng: Rng) -> list[int]:
-    """The seed's hints: N^2/4 random bars of the hidden arrangement, locked."""
-    bars = board.separators()
-    rng.shuffle(bars)
-    return sorted(bars[:board.n * board.n // 4])
-
-
-def check_board(board: Board) -> None:
-    """Every pair exactly once, dominoes on adjacent cells (for tests and new generators)."""
-    lay = layout(board.n)
-    seen = [0] * pair_count(board.n)
-    for cell, other in enumerate(board.partner):
-        assert board.partner[other] == cell and other != cell
-        assert (min(cell, other), max(cell, other)) in lay.bar_index
-        if cell < other:
-            a, b = board.symbols[cell], board.symbols[other]
-            seen[max(a, b) * (max(a, b) + 1) // 2 + min(a, b)] += 1
-    assert seen == [1] * pair_count(board.n)
 
 
 def _move_key(move: str) -> Any:

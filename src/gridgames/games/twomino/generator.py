@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Generator
 from gridgames.core.rng import Rng
-from gridgames.games.twomino.board import LEVELS, layout
-from gridgames.games.twomino.game import Board, TwoMinoParams, encode_desc, samples, shuffled
-from gridgames.games.twomino.solver import Puzzle, _Deducer, deduce
+from gridgames.games.twomino.board import Board, samples, shuffled
+from gridgames.games.twomino.game import TwoMinoParams, encode_desc
+from gridgames.games.twomino.layout import LEVELS, layout
+from gridgames.games.twomino.solver import Deducer, Puzzle, deduce
 
 
 def random_board(n: int, rng: Rng) -> Board | None:
@@ -119,7 +120,7 @@ def puzzle_with_given_bars(n: int, level: str, rng: Rng) -> Made:
     for _ in range(MAX_TRIES):
         board = shuffled(n, rng)
         puzzle = Puzzle.of(n, board.symbols, frozenset())
-        deducer = _Deducer(puzzle, level)
+        deducer = Deducer(puzzle, level)
         answer = {p for p in range(len(puzzle.bars))
                   if board.partner[puzzle.cells_of(p)[0]] == puzzle.cells_of(p)[1]}
         locked: set[int] = set()

@@ -29,8 +29,8 @@ from typing import Any
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Checker, Hint, Hinter, Solver
 from gridgames.core.result import PROVEN, Budget, Meter, Result, game_over
-from gridgames.games.twomino.board import LEVELS, Layout, layout, pair_index, pair_name
 from gridgames.games.twomino.deductions import Finding, forcing_chains, set_analysis
+from gridgames.games.twomino.layout import LEVELS, Layout, layout, pair_index, pair_name
 
 SOLVED = "the puzzle is solved"  # machine play's note on a finished puzzle
 
@@ -157,7 +157,7 @@ class Deduction:
     placed: list[int]
 
 
-class _Deducer:
+class Deducer:
     def __init__(self, puzzle: Puzzle, max_level: str) -> None:
         self.p = puzzle
         self.max_level = LEVELS.index(max_level)
@@ -344,7 +344,7 @@ class _Deducer:
 def deduce(n: int, symbols: tuple[int, ...], locked: frozenset[int] | set[int],
            max_level: str = "extreme") -> Deduction:
     puzzle = Puzzle.of(n, symbols, locked)
-    deducer = _Deducer(puzzle, max_level)
+    deducer = Deducer(puzzle, max_level)
     solved = deducer.run()
     return Deduction(solved, LEVELS[deducer.hardest] if solved else None, deducer.steps,
                      puzzle, deducer.placed)

@@ -1,5 +1,6 @@
-"""The games a server holds: each a `Table` (the session, who sits in each seat, the version
-it was stored at), kept in the database (store/) and cached in memory with a bound.
+"""The games a server holds, each in a `Room`: the session, who sits in each seat and the
+version it was stored at. Rooms are kept in the database (store/) and cached in memory with a
+bound.
 
 The database is the truth. `get` checks the stored version (one indexed read) and reloads a
 game another process changed; `change` runs an action on a game under its lock and writes the
@@ -49,10 +50,10 @@ def check_seats(game: Game, seats: Any) -> list[str]:
     return list(seats)
 
 
-class Table:
-    def __init__(self, table_id: str, session: Session, seats: list[str], version: int = 0,
+class Room:
+    def __init__(self, room_id: str, session: Session, seats: list[str], version: int = 0,
                  extra: dict[str, Any] | None = None, updated_at: float = 0.0) -> None:
-        self.id = table_id
+        self.id = room_id
         self.session = session
         self.seats = seats
         self.version = version
@@ -70,12 +71,9 @@ class Table:
                           s.cursor, list(self.seats), dict(self.extra), self.version)
 
     @classmethod
-    def of_record(cls, record: GameRecord, games: Mapping[str, Game]) -> Table:
-        game = find_game(games, record.game)
-        session = Session(game, game.parse_params(record.params), record.desc, record.seed)
-        for number, move in enumerate(record.moves, 1):
-            session._replay_one(move, number)
-        session._go_to(record.cursor)
+    def of_record(cls, record: GameRecord, games: Mapping[str, Game]) -> Room:
+        session = Session.restore(find_game(games, record.game), record.params, record.desc,
+                                  record.seed, record.moves, record.cursor)
         return cls(record.id, session, record.seats, record.version, record.extra,
                    record.updated_at)
 
@@ -83,110 +81,110 @@ class Table:
         """A rough size, for the cache's bound: moves (a recorded solution's steps counted),
         and checkpoint states."""
         s = self.session
-        return 2048 + 64 * len(s.history) + 8 * s.applied + 4096 * len(s._checkpoints)
+        return 2048 + 64 * len(s.history) + 8 * s.applied + 4096 * s.checkpoints
 
 
-class LiveCache:
-    """Tables recently used, least recently used dropped first, bounded in count and bytes."""
+class RoomCache:
+    """Rooms recently used, least recently used dropped first, bounded in count and bytes."""
 
     def __init__(self, max_games: int, max_bytes: int) -> None:
         self.max_games, self.max_bytes = max_games, max_bytes
-        self._tables: OrderedDict[str, tuple[Table, int]] = OrderedDict()
+        self._rooms: OrderedDict[str, tuple[Room, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def get(self, table_id: str) -> Table | None:
+    def get(self, room_id: str) -> Room | None:
         with self._lock:
-            found = self._tables.get(table_id)
+            found = self._rooms.get(room_id)
             if found is None:
                 return None
-            self._tables.move_to_end(table_id)
+            self._rooms.move_to_end(room_id)
             return found[0]
 
-    def put(self, table: Table) -> None:
-        size = table.approx_bytes()
+    def put(self, room: Room) -> None:
+        size = room.approx_bytes()
         with self._lock:
-            self._drop(table.id)
-            self._tables[table.id] = (table, size)
+            self._drop(room.id)
+            self._rooms[room.id] = (room, size)
             self._bytes += size
-            while self._tables and (len(self._tables) > self.max_games
+            while self._rooms and (len(self._rooms) > self.max_games
                                     or self._bytes > self.max_bytes):
-                self._drop(next(iter(self._tables)))
+                self._drop(next(iter(self._rooms)))
 
-    def drop(self, table_id: str) -> None:
+    def drop(self, room_id: str) -> None:
         with self._lock:
-            self._drop(table_id)
+            self._drop(room_id)
 
-    def _drop(self, table_id: str) -> None:
-        found = self._tables.pop(table_id, None)
+    def _drop(self, room_id: str) -> None:
+        found = self._rooms.pop(room_id, None)
         if found is not None:
             self._bytes -= found[1]
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return len(self._rooms)
 
     @property
     def bytes(self) -> int:
         return self._bytes
 
 
-class Tables:
+class Rooms:
     def __init__(self, store: SqlStore, games: Mapping[str, Game], max_games: int = 5000,
                  max_bytes: int = 256 * 1024 * 1024) -> None:
         self.store = store
         self.games = games
-        self.cache = LiveCache(max_games, max_bytes)
+        self.cache = RoomCache(max_games, max_bytes)
 
     def create(self, session: Session, seats: list[str],
-               extra: dict[str, Any] | None = None) -> Table:
-        table = Table(new_id(), session, seats, extra=extra)
-        record = self.store.create(table.record())
-        table.version, table.updated_at = record.version, record.updated_at
-        self.cache.put(table)
-        return table
+               extra: dict[str, Any] | None = None) -> Room:
+        room = Room(new_id(), session, seats, extra=extra)
+        record = self.store.create(room.record())
+        room.version, room.updated_at = record.version, record.updated_at
+        self.cache.put(room)
+        return room
 
-    def get(self, table_id: Any) -> Table:
-        if not isinstance(table_id, str) or not _ID.fullmatch(table_id):
-            raise NotFound(f"no game {str(table_id)[:40]!r} on this server")
-        version = self.store.version(table_id)
-        table = self.cache.get(table_id)
-        if table is None or table.version != version:
-            table = Table.of_record(self.store.load(table_id), self.games)
-            self.cache.put(table)
-        return table
+    def get(self, room_id: Any) -> Room:
+        if not isinstance(room_id, str) or not _ID.fullmatch(room_id):
+            raise NotFound(f"no game {str(room_id)[:40]!r} on this server")
+        version = self.store.version(room_id)
+        room = self.cache.get(room_id)
+        if room is None or room.version != version:
+            room = Room.of_record(self.store.load(room_id), self.games)
+            self.cache.put(room)
+        return room
 
-    def read(self, table_id: Any, look: Callable[[Table], T]) -> T:
+    def read(self, room_id: Any, look: Callable[[Room], T]) -> T:
         """What `look` reads of a game, under its lock: never a change still being stored."""
-        table = self.get(table_id)
-        with table.lock:
-            return look(table)
+        room = self.get(room_id)
+        with room.lock:
+            return look(room)
 
-    def change(self, table_id: str, action: Callable[[Table], T],
-               answer: Callable[[Table], Any] = lambda table: table) -> tuple[Any, T]:
+    def change(self, room_id: str, action: Callable[[Room], T],
+               answer: Callable[[Room], Any] = lambda room: room) -> tuple[Any, T]:
         """Run action on the game under its lock and store the result before returning
         (what `answer` reads of the game then, still under the lock, and the action's
         result). The action runs again on a fresh copy when another process changed the
         game first; it must change nothing when it raises."""
         for _ in range(RETRIES):
-            table = self.get(table_id)
-            with table.lock:
-                before = table.session.history
+            room = self.get(room_id)
+            with room.lock:
+                before = room.session.history
                 try:
-                    result = action(table)
-                    record = table.record()
+                    result = action(room)
+                    record = room.record()
                     first = _common_prefix(before, record.moves)
-                    table.version = self.store.update(record, first, len(before))
-                    table.updated_at = record.updated_at
-                    answered = answer(table)
+                    room.version = self.store.update(record, first, len(before))
+                    room.updated_at = record.updated_at
+                    answered = answer(room)
                 except Conflict:
-                    self.cache.drop(table_id)
+                    self.cache.drop(room_id)
                     continue
                 except BadInput:
                     raise  # a refused action changes nothing (the session's own promise)
                 except BaseException:
-                    self.cache.drop(table_id)  # read it afresh: nothing half-done stays
+                    self.cache.drop(room_id)  # read it afresh: nothing half-done stays
                     raise
-            self.cache.put(table)  # its size may have changed
+            self.cache.put(room)  # its size may have changed
             return answered, result
         raise Conflict("the game keeps changing in other places: reload it")
 

@@ -1,0 +1,283 @@
+"""Trilobite's machine analysis: the score of every column of a position, the best columns,
+and the `analyzer` entry, with either solver (the compiled one when it takes the board, else
+the reference, solver.py); a pool of solvers by board shape, each with its table.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from gridgames.core.cache import BoundedCache
+from gridgames.core.capabilities import Analyzer
+from gridgames.core.errors import BadInput
+from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
+from gridgames.games.trilobite.bitboard import Bitboard
+from gridgames.games.trilobite.book import BookShelf, child_positions, win_score
+from gridgames.games.trilobite.game import COLUMN_NAMES
+from gridgames.games.trilobite.solver import Solver, parse_moves
+
+UNKNOWN = -1000  # a column score the budget did not reach (no real score is this low)
+# The compiled kernel cannot read the clock, so a time cap becomes nodes at its speed, which
+# varies tenfold with the board (measured 1.6 million nodes a second for a line of 20 on 3x20,
+# 14 million for a line of 4 on 9x6) and with the machine's load: a short first search
+# (PROBE_NODES) times it here and now, then the time left is given in nodes at that speed,
+# with a margin. The table keeps the probe's work, so little of it is lost.
+PROBE_NODES = 200_000
+SPEED_MARGIN = 0.8
+SPREAD = 0.25  # of an analysis's time, spread over its columns first (column_scores)
+
+
+def solve_until(solver, deadline: float | None, current: int, mask: int, moves: int,
+                weak: bool = False, budget: int | None = None, **clamp: int) -> int | None:
+    """solver.solve (any solver) that also stops by `deadline` (a time.monotonic() value;
+    None: no clock): None when the budget or the time ran out first."""
+    if deadline is None:
+        return solver.solve(current, mask, moves, weak, budget, **clamp)
+    started, start = time.monotonic(), solver.nodes
+    if started >= deadline:
+        return None
+    if isinstance(solver, Solver):  # the reference reads the clock itself
+        return solver.solve(current, mask, moves, weak, budget, deadline=deadline, **clamp)
+    probe = PROBE_NODES if budget is None else min(budget, PROBE_NODES)
+    score = solver.solve(current, mask, moves, weak, probe, **clamp)
+    if score is not None or probe == budget:
+        return score
+    spent = solver.nodes - start
+    speed = spent / max(time.monotonic() - started, 1e-3)
+    nodes = int(speed * (deadline - time.monotonic()) * SPEED_MARGIN)
+    if budget is not None:
+        nodes = min(nodes, budget - spent)
+    if nodes <= 0:
+        return None
+    return solver.solve(current, mask, moves, weak, nodes, **clamp)
+
+
+def column_scores(solver, current: int, mask: int, moves: int, weak: bool = False,
+                  budget: int | None = None,
+                  seconds_left: Callable[[], float | None] | None = None) -> list[int | None]:
+    """Score of each column for the side to move, with any solver: None where the column is
+    full, UNKNOWN where `budget` nodes (shared by all columns) or the time ran out first.
+
+    Under a time cap, a first pass spreads SPREAD of the time over the columns, so the cheap
+    ones (a move refuted at once) are never left unknown behind a hard one; then each column
+    still unknown in turn gets all the time left (a search cut short loses most of its work,
+    so one finished column is worth more than several cut)."""
+    g = solver.g
+    limit = None if budget is None else solver.nodes + budget
+    winning = g.winning_cells(current, mask)
+    out: list[int | None] = []
+    children: dict[int, int] = {}  # column -> the mask after playing it, to be searched
+    for col in range(g.width):
+        if mask & g.tops[col]:
+            out.append(None)
+            continue
+        move = (mask + g.bottoms[col]) & g.columns[col]
+        if winning & move:
+            out.append(1 if weak else (g.cells + 1 - moves) // 2)
+        elif moves + 1 >= g.cells:
+            out.append(0)
+        else:
+            out.append(UNKNOWN)
+            children[col] = mask | move
+    for spread in (True, False) if seconds_left is not None else (False,):
+        unsolved = [col for col in children if out[col] == UNKNOWN]
+        share = None
+        if spread and unsolved:
+            share = (seconds_left() or 0.0) * SPREAD / len(unsolved)
+        for col in unsolved:
+            left = None if limit is None else limit - solver.nodes
+            timed = None if seconds_left is None else seconds_left()
+            if (left is not None and left <= 0) or (timed is not None and timed <= 0):
+                return out
+            deadline = None if timed is None else time.monotonic() + min(timed, share or timed)
+            score = solve_until(solver, deadline, current ^ mask, children[col], moves + 1,
+                                weak, left)
+            if score is not None:
+                out[col] = -score
+    return out
+
+
+# Nodes spent finding more best columns once one is proven (they only vary the play): just
+# past the book this took the perfect level's median move from 4.2 s to 3.3 s (12 positions
+# of 6-8 stones, loaded machine).
+TIE_NODES = 4_000_000
+
+
+def best_columns(solver, current: int, mask: int, moves: int, budget: int | None = None,
+                 seconds: float | None = None,
+                 known: Callable[[int, int], int | None] = lambda current, mask: None,
+                 tie_budget: int | None = None) -> tuple[int, list[int]] | None:
+    """(the position's exact score, the columns that reach it), or None when `budget` nodes
+    or `seconds` ran out before one column was proven to reach it. Cheaper than every
+    column's exact score: one solve of the position, then one null-window question per
+    column ("does it reach the score?"), the centre first; `known` gives the scores an
+    opening book holds, which need no search. When the budget runs out after a column was
+    proven best, the columns proven so far (a best move, maybe not every one); `tie_budget`
+    bounds the nodes spent looking for more once one is found (other best columns only
+    vary the play)."""
+    g = solver.g
+    winning = g.winning_cells(current, mask)
+    children = sorted(child_positions(current, mask, g), key=lambda c: abs(2 * c[0] - g.width + 1))
+    wins = [col for col, _, child_mask, _ in children if winning & (child_mask ^ mask)]
+    if wins:
+        return win_score(moves, g), sorted(wins)
+    limit = (1 << 62) if budget is None else budget
+    deadline = None if seconds is None else time.monotonic() + seconds
+    start = solver.nodes
+    score = known(current, mask)
+    if score is None:
+        score = solve_until(solver, deadline, current, mask, moves, budget=limit)
+    if score is None:
+        return None
+    best: list[int] = []
+    for col, child, child_mask, _ in children:
+        answer = 0 if moves + 1 >= g.cells else known(child, child_mask)
+        if answer is None:
+            left = limit - (solver.nodes - start)
+            if left > 0:
+                answer = solve_until(solver, deadline, child, child_mask, moves + 1,
+                                     budget=left, floor=-score, ceiling=-score + 1)
+            if answer is None:  # out of budget
+                return (score, sorted(best)) if best else None
+        if answer == -score:
+            if not best and tie_budget is not None:
+                limit = min(limit, solver.nodes - start + tie_budget)
+            best.append(col)
+    return score, sorted(best)
+
+
+def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,
+            budget: int | None = None) -> list[int | None] | None:
+    """Every column's exact score (None where full), or None when `budget` nodes were not
+    enough for all of them."""
+    scores = column_scores(solver, current, mask, moves, weak, budget)
+    return None if UNKNOWN in scores else scores
+
+
+def compiled_fits(width: int, height: int) -> bool:
+    """Whether the compiled solver takes the board: its bitboard (a sentinel row on top) fits
+    a signed 64-bit integer."""
+    return width * (height + 1) <= 63
+
+
+def make_solver(width: int = 7, height: int = 6, line: int = 4, memory_mb: float = 64.0,
+                engine: str = "auto"):
+    """The compiled solver when numba is there and the board fits 63 bits, else Python.
+    BadInput when its table of `memory_mb` cannot be had (a limit on the address space)."""
+    if engine not in ("auto", "fast", "python"):
+        raise BadInput("engine must be auto, fast or python")
+    fits = compiled_fits(width, height)
+    kind: Any = Solver
+    if engine != "python" and fits:
+        try:
+            from gridgames.games.trilobite.fastsolver import FastSolver
+        except ImportError:
+            if engine == "fast":
+                raise BadInput("the compiled solver needs numba") from None
+        else:
+            kind = FastSolver
+    if engine == "fast" and kind is Solver:
+        raise BadInput(f"the compiled solver needs width x (height + 1) <= 63, not "
+                       f"{width * (height + 1)}")
+    try:
+        return kind(width, height, line, memory_mb)
+    except MemoryError:
+        raise BadInput(f"not enough memory for a table of {memory_mb:g} MB") from None
+
+
+class SolverPool:
+    """Solvers by board shape, owned by the game's machine play: at most `shapes` of them
+    (each holds a table of `memory_mb`), one search at a time (a solver's table and counters
+    are not shared between searches)."""
+
+    def __init__(self, memory_mb: float = 64.0, shapes: int = 2) -> None:
+        self.memory_mb = memory_mb
+        self._solvers: BoundedCache[tuple[int, int, int], object] = BoundedCache(shapes)
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def borrow(self, width: int, height: int, line: int) -> Iterator[Any]:
+        with self._lock:
+            key = (width, height, line)
+            yield self._solvers.get_or_make(
+                key, lambda: make_solver(width, height, line, self.memory_mb))
+
+
+class TrilobiteAnalyzer(Analyzer):
+    """The exact score of every column (the `analyzer` entry): proven when every column was
+    solved within the budget; otherwise the columns solved, and the others unknown."""
+
+    score_help = ("exact score for the side to move: positive wins (the larger, the sooner), "
+                  "0 draws, negative loses (the larger, the later)")
+
+    def __init__(self, pool: SolverPool, books: BookShelf | None = None) -> None:
+        self.pool = pool
+        self.books = books if books is not None else BookShelf(folders=[])
+
+    def warm(self) -> None:
+        """Load (or compile, the first time) the compiled solver before it is needed."""
+        with self.pool.borrow(7, 6, 4) as solver:
+            solver.solve(*parse_moves(solver.g, "4444"), budget=1000)
+
+    def scores(self, state: Any, budget: Budget) -> tuple[list[int | None], Meter]:
+        """Per column: score, None (full) or UNKNOWN; and the meter of the work."""
+        meter = Meter(budget)
+        board = Bitboard.of(state)
+        if state.over:
+            return [None] * board.width, meter
+        book = self._book(board)
+        if book is not None:  # the opening book first: a look-up
+            known = book.column_scores(board.current, board.mask, board.moves)
+            if known is not None:
+                return known, meter
+        with self.pool.borrow(board.width, board.height, board.line) as solver:
+            before = solver.nodes
+            scores = column_scores(solver, board.current, board.mask, board.moves,
+                                   budget=budget.nodes,
+                                   seconds_left=(lambda: meter.seconds_left)
+                                   if budget.seconds is not None else None)
+            meter.nodes = solver.nodes - before
+        return scores, meter
+
+    def _book(self, board: Bitboard):
+        """The opening book of this board's shape (books key positions in 64 bits)."""
+        if board.width * (board.height + 1) > 64:
+            return None
+        return self.books.get(board.width, board.height, board.line)
+
+    def _book_score(self, board: Bitboard) -> Callable[[int, int], int | None]:
+        book = self._book(board)
+        return (lambda current, mask: None) if book is None else book.score
+
+    def best(self, state: Any, budget: Budget) -> tuple[tuple[int, list[int]] | None, Meter]:
+        """(the best score, the columns that reach it) from the book or the solver, or None
+        when the budget ran out; and the meter of the work."""
+        scores, meter = self.scores(state, Budget(0)) if not state.over else ([], Meter())
+        if scores and UNKNOWN not in scores:  # the book had every column
+            top = max(s for s in scores if s is not None)
+            return (top, [c for c, s in enumerate(scores) if s == top]), meter
+        meter = Meter(budget)
+        board = Bitboard.of(state)
+        with self.pool.borrow(board.width, board.height, board.line) as solver:
+            before = solver.nodes
+            found = best_columns(solver, board.current, board.mask, board.moves,
+                                 budget.nodes, budget.seconds, self._book_score(board),
+                                 TIE_NODES)
+            meter.nodes = solver.nodes - before
+        return found, meter
+
+    def analyze(self, state: Any, budget: Budget) -> Result[dict[str, int | None]]:
+        if state.over:
+            return game_over()
+        scores, meter = self.scores(state, budget)
+        shown = {COLUMN_NAMES[col]: (None if score == UNKNOWN else score)
+                 for col, score in enumerate(scores) if score is not None}
+        if UNKNOWN not in scores:
+            return meter.result(shown, PROVEN)
+        unknown = scores.count(UNKNOWN)
+        return meter.result(shown, BEST_FOUND, f"{unknown} column(s) not solved within the "
+                            "budget")

@@ -1,0 +1,45 @@
+"""The session's own entries in a game's history: Restart, Solve and Jump, each a `Marker`.
+
+A history is kept and stored as text, so a marker has a text form (`!restart`, `!solve`
+followed by the solution's moves, `!jump` followed by the game moves from the start that
+reach an earlier position); it is read from and written to that form only where a history
+comes in or goes out (a save, the database, a page).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gridgames.core.errors import BadInput
+
+PREFIX = "!"  # no game's move starts with it
+RESTART, SOLVE, JUMP = "restart", "solve", "jump"
+ACTIONS = (RESTART, SOLVE, JUMP)
+
+
+@dataclass(frozen=True)
+class Marker:
+    action: str  # one of ACTIONS
+    moves: tuple[str, ...] = ()  # a solution's moves, or a jump's moves from the start
+
+    @classmethod
+    def parse(cls, text: str) -> Marker:
+        """The marker a history entry's text says; BadInput when it says none."""
+        action, *moves = text[len(PREFIX):].split(" ")
+        if not is_marker(text) or action not in ACTIONS or "" in moves or \
+                (action == RESTART and moves):
+            raise BadInput(f"{text[:40]!r} is not a marker")
+        return cls(action, tuple(moves))
+
+    def __str__(self) -> str:
+        return " ".join([PREFIX + self.action, *self.moves])
+
+    @property
+    def weight(self) -> int:
+        """Game moves it counts for, towards a history's bound (a marker counts one at
+        least)."""
+        return max(1, len(self.moves))
+
+
+def is_marker(text: str) -> bool:
+    return text.startswith(PREFIX)
