@@ -1,4 +1,4 @@
-"""Polar, from the Polar seed (002_1e813132e21882de.txt): the seed's dispatch tables, level
+"""Polar, from its source (docs/rules/polar.md): the source's dispatch tables, level
 codecs, the original levels (the game's `original` pack), dead hearts, the solver and the
 CLI."""
 
@@ -38,8 +38,8 @@ from gridgames.registry import default_games
 
 ORIGINAL = Path(polar.__file__).parent / "levels" / "original.txt"
 GAME = make_game()
-# Level 1 as the Polar seed (002_1e813132e21882de.txt) prints it: 99 16-bit words in hex,
-# copied from the seed.
+# Level 1 as the Polar source prints it: 99 16-bit words in hex (docs/rules/polar.md has the
+# same dump).
 SEED_HEX_DUMP = (
     "0x0000 0x0000 0x0003 0x0001\n0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
     "0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0001 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
@@ -64,14 +64,14 @@ def with_house(row):
     return [EMPTY_ROW, row, "." * 23 + "H", EMPTY_ROW]
 
 
-# --- the seed's dispatch tables ---
+# --- the source's dispatch tables (docs/rules/polar.md) ---
 
 OTHERS = {".": EMPTY, "T": TREE, "M": MOUNTAIN, "H": HOUSE, "I": ICE, "+": HEART, "B": BOMB,
           "edge": None}
 # (movable, other) -> what happens when pushed straight into it / after sliding into it.
 # "crushed": the ice block vanishes; "stops": it ends next to the other; "home": the heart
 # vanishes and the count goes down; "boom": bomb and mountain vanish; "nothing": no change
-# (so the move is refused). Seed: collide and slide methods, and their prose.
+# (so the move is refused). The source: its collide and slide rules, and their prose.
 TABLE = {
     "I": {o: ("crushed", "stops") for o in "THMIB+"} | {"edge": ("crushed", "stops")},
     "+": {o: ("nothing", "stops") for o in "TMIB+"} | {"H": ("home", "home"),
@@ -177,7 +177,7 @@ def test_a_mountain_no_bomb_can_meet_walls_a_heart_in():
 
 # --- levels and codecs ---
 
-SEED_LEVEL_1 = [  # the seed's level 1, "aligned by groups of 24" (codes 0-6)
+SEED_LEVEL_1 = [  # the source's level 1, 24 codes a row (codes 0-6, docs/rules/polar.md)
     "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 4 0 0",
     "1 0 6 0 2 0 5 4 5 0 0 0 0 0 0 0 0 0 1 0 0 1 0 0",
     "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 5 0 0 0 2 3 0 0",

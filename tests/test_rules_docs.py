@@ -124,8 +124,12 @@ def test_polar_facts():
     row, col = divmod(level.penguin, board.COLS)
     assert f"penguin at column {col}, row {row} (on a tree), {level.hearts} hearts" in text
     assert level.board[level.penguin] == board.TREE
-    block = re.search(r"```\n(.*?)```", doc("polar"), re.S)[1].split()
-    assert block == packs.format_level_rows(level.board, level.penguin)
+    dump, rows = re.findall(r"```\n(.*?)```", doc("polar"), re.S)
+    assert len(dump.split()) == packs.STGE_WORDS
+    decoded = packs.stge_from_hex(dump)
+    assert (decoded.board, decoded.penguin, decoded.hearts) == \
+        (level.board, level.penguin, level.hearts)
+    assert rows.split() == packs.format_level_rows(level.board, level.penguin)
 
 
 def test_twomino_facts():

@@ -1,4 +1,4 @@
-"""2mino, from the seed `004_4f8b1726872657bc.txt` (a Unity-style devlog).
+"""2mino: find every domino pair on a shuffled board (source: docs/rules/twomino.md).
 
 N symbols on N+1 rows x N columns holding every unordered pair of symbols once. The player
 toggles bars between orthogonally adjacent cells (the board's edges and the hint bars are
@@ -7,11 +7,11 @@ them are on (the edge counts as on); each pair value has a counter. The game is 
 pair value has been found exactly once, by any arrangement. `clear` turns every unlocked bar
 off.
 
-Params: n (symbols), gen (seed: the seed's shuffling generator with N^2/4 locked hint bars,
+Params: n (symbols), gen (seed: the source's shuffling generator with N^2/4 locked hint bars,
 below; unique: puzzles with exactly one solution, from the `generator` entry, generator.py),
 level (the difficulty asked of the unique generator).
 
-The seed's boards. Samples: the pairs in the seed's order (00, 10, 11, 20, ...), the higher
+The source's boards. Samples: the pairs in the source's order (00, 10, 11, 20, ...), the higher
 symbol first, in reading order of pair slots: vertical pairs (2 rows x 1 column) when N is
 odd, horizontal ones (1 row x 2 columns) when N is even, so that they fill the N+1 x N board.
 Shuffling: the pairs go to random slots, some turned 180 degrees; then, for even square sizes
@@ -122,7 +122,7 @@ def with_pairs(state: TwoMinoState) -> TwoMinoState:
                         tuple(counts))
 
 
-# --- the seed's boards ---
+# --- the source's boards (docs/rules/twomino.md) ---
 
 @dataclass(frozen=True)
 class Board:
@@ -155,7 +155,7 @@ def samples(n: int) -> Board:
 
 
 def shuffled(n: int, rng: Rng) -> Board:
-    """The seed's game board: pairs swapped to random slots (some turned), then squares of
+    """The source's game board: pairs swapped to random slots (some turned), then squares of
     whole dominoes transposed at random."""
     base = samples(n)
     cols = layout(n).grid.cols
@@ -195,7 +195,7 @@ def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size
 
 
 def hint_bars(board: Board, rng: Rng) -> list[int]:
-    """The seed's hints: N^2/4 random bars of the hidden arrangement, locked."""
+    """The source's hints: N^2/4 random bars of the hidden arrangement, locked."""
     bars = board.separators()
     rng.shuffle(bars)
     return sorted(bars[:board.n * board.n // 4])
@@ -330,7 +330,7 @@ class TwoMino(Game):
             "found": [list(lay.bars[b]) for b in state.found],
             "counts": list(state.counts),
             "won": state.won,
-            # The seed's samples board: every pair in order, for the counters' colours.
+            # The source's samples board: every pair in order, for the counters' colours.
             "sample_symbols": list(sample.symbols),
             "sample_pairs": [[a, sample.partner[a], pair_index(sample.symbols[a],
                                                                  sample.symbols[sample.partner[a]])]

@@ -11,11 +11,12 @@ one solution, since every step was forced. About a tenth of random boards are so
 way, fewer at the higher levels, so this has a fixed budget of boards (deterministic for a
 seed).
 
-Then, if the budget ran out, with given bars: the seed's shuffle makes the board and its
-hidden arrangement; whenever the solver is stuck, one bar of the hidden arrangement that it has
-not deduced yet is locked on as a hint (ruling out a placement that is not in the answer), and
-it goes on. The puzzle is kept when the hardest technique used is the asked level, otherwise
-another board is made. Hint bars are few: most of the board is left to reasoning.
+Then, if the budget ran out, with given bars: the source's shuffle (docs/rules/twomino.md)
+makes the board and its hidden arrangement; whenever the solver is stuck, one bar of the
+hidden arrangement that it has not deduced yet is locked on as a hint (ruling out a placement
+that is not in the answer), and it goes on. The puzzle is kept when the hardest technique
+used is the asked level, otherwise another board is made. Hint bars are few: most of the
+board is left to reasoning.
 """
 
 from __future__ import annotations
