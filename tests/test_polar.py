@@ -148,7 +148,7 @@ def test_heart_slides_into_a_house_and_the_level_is_won():
 # --- dead hearts ---
 
 def test_a_heart_on_a_border_row_without_a_house_is_dead():
-    # The data README: a heart on a border row can never leave it.
+    # docs/rules/polar.md: a heart on a border row can never leave it.
     state = state_of(["...+" + "." * 20, "P" + "." * 23, "." * 10 + "H" + "." * 13, EMPTY_ROW])
     assert dead_hearts(state.board) == [3]
     assert GAME.status(state).kind == "lost"
@@ -211,7 +211,7 @@ def test_stge_round_trips():
 def test_original_levels_load_with_column_then_row():
     levels = read_original(ORIGINAL.read_text(encoding="utf-8"))
     assert len(levels) == 6
-    assert [lv.hearts for lv in levels] == [3, 4, 2, 7, 8, 5]  # the data README's counts
+    assert [lv.hearts for lv in levels] == [3, 4, 2, 7, 8, 5]  # docs/rules/polar.md's counts
     assert levels[4].penguin == 1 * 24 + 0  # level 5: words 0, 1 = column 0, row 1
     assert levels[0].board[levels[0].penguin] == TREE  # level 1 starts on a tree
     assert load_levels(ORIGINAL) == levels
@@ -331,7 +331,7 @@ def test_walking_distances_by_bit_masks_match_a_plain_search():
 
 
 def test_original_level_1_fewest_pushes_is_14():
-    # The data README: level 1 needs at least 14 pushes (an exhaustive search over pushes).
+    # docs/rules/polar.md: level 1 needs at least 14 pushes (an exhaustive search over pushes).
     level = read_original(ORIGINAL.read_text())[0]
     found = solve(level.board, level.penguin, PUSHES, max_seconds=120)
     assert found.pushes == 14 and found.optimal
@@ -363,7 +363,7 @@ def test_original_level_1_shortest_is_99_moves():
 @pytest.mark.slow
 @pytest.mark.parametrize("number", [2, 3, 4, 5, 6])
 def test_original_levels_2_to_6_are_solved_by_the_width_search(number):
-    # The data README: all six levels can be won (a best-first search found 23 to 40
+    # docs/rules/polar.md: all six levels can be won (a best-first search found 23 to 40
     # pushes). A* does not finish on these; the width search does, without a proof.
     level = read_original(ORIGINAL.read_text())[number - 1]
     found = solve(level.board, level.penguin, PUSHES, width=True, max_seconds=300,

@@ -142,3 +142,14 @@ def test_twomino_facts():
     lay = board.layout(5)
     assert (lay.grid.rows, lay.grid.cols) == (6, 5) and "N+1 rows x N columns" in text
     assert "N²/4" in text
+
+
+def test_polar_original_levels_facts():
+    from gridgames.games.polar import board, packs
+
+    text = flat(doc("polar"))
+    levels = packs.builtin_pack("original")
+    assert ", ".join(str(lv.hearts) for lv in levels) + "." in text
+    assert all(lv.hearts == lv.board.count(board.HEART) for lv in levels)
+    fifth = levels[4]
+    assert divmod(fifth.penguin, board.COLS) == (1, 0) and "Level 5 has 0, 1" in text

@@ -1,6 +1,6 @@
 """The Polar solver: A* over pushes, with walking folded into the cost.
 
-A plain search over penguin moves drowns (the data README: 38 million states at depth 13 on
+A plain search over penguin moves drowns (docs/rules/polar.md: 38 million states at depth 13 on
 level 2), because walking about the same ice makes most of those states. Here a search state
 is the board plus the cell the penguin last pushed from; its successors are the pushes the
 penguin can make from anywhere in its walkable region (a breadth-first flood fill on bit
