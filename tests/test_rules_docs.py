@@ -153,3 +153,17 @@ def test_polar_original_levels_facts():
     assert all(lv.hearts == lv.board.count(board.HEART) for lv in levels)
     fifth = levels[4]
     assert divmod(fifth.penguin, board.COLS) == (1, 0) and "Level 5 has 0, 1" in text
+
+
+def test_ishido_classic_scoring_is_as_the_page_says():
+    from gridgames.games.ishido import game as ishido
+
+    text = flat(doc("ishido"))
+    assert ", ".join(map(str, ishido.FOURWAY_BONUS)) + "." in text
+    bonus = ishido.END_BONUS
+    assert (f"{bonus[0]} points when every tile was placed, {bonus[1]} with one left, "
+            f"{bonus[2]} with two") in text
+    edge = next(iter(ishido.EDGE))
+    assert ishido.placement_points(ishido.CLASSIC, edge, 2, 0) == 0
+    inner = ishido.GRID.index(3, 3)
+    assert ishido.placement_points(ishido.CLASSIC, inner, 3, 1) == 8

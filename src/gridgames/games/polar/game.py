@@ -1,21 +1,10 @@
-"""Polar (source: docs/rules/polar.md): the source's rules of a move, and
-the game around them. Moves are U, D, L, R; a move that would change nothing is refused with
-the reason. Won when the heart count reaches 0; lost when a heart can never reach a house
-(analysis.py) or no move changes anything (undo or restart then). The board's codes and
-geometry are in board.py, the level packs in packs.py.
+"""Polar: the source's rules of a move (docs/rules/polar.md), and the game around them.
 
-The source's three generic functions are the rules of a move, kept here as three methods with
-the same dispatch (first matching case wins, most specific first):
-
-- push_tile (the penguin moves towards a tile): walkable (empty, tree): the penguin steps
-  there. Movable (ice, heart, bomb): collide it with the tile beyond; the penguin stays.
-  Fixed (mountain, house, edge): nothing.
-- collide (a movable meets the next tile): empty: slide. Ice against anything blocking:
-  crushed. Heart against a house: the heart is gone and the count goes down. Bomb against a
-  mountain: both gone. Any other meeting: nothing.
-- slide (a movable moving on): onto an empty cell (the source's `<movable>` here is a typo for
-  `<empty>`, as its prose says): it moves there and slides on. Ice that slid and meets
-  anything blocking: it just stops. Anything else that slid: collide, as if pushed.
+Moves are U, D, L, R; a move that would change nothing is refused with the reason. Won when
+the heart count reaches 0; lost when a heart can never reach a house (analysis.py) or no
+move changes anything (undo or restart then). The source's three generic functions,
+push_tile, collide and slide, are three methods of `_Model` with the same dispatch (first
+matching case wins). The board's codes are in board.py, the level packs in packs.py.
 """
 
 from __future__ import annotations

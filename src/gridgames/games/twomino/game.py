@@ -1,27 +1,12 @@
-"""2mino: find every domino pair on a shuffled board (source: docs/rules/twomino.md).
+"""2mino: find every domino pair on a shuffled board (docs/rules/twomino.md).
 
-N symbols on N+1 rows x N columns holding every unordered pair of symbols once. The player
-toggles bars between orthogonally adjacent cells (the board's edges and the hint bars are
-locked on). A pair is formed where the bar between two cells is off and the six bars around
-them are on (the edge counts as on); each pair value has a counter. The game is won when every
-pair value has been found exactly once, by any arrangement. `clear` turns every unlocked bar
-off.
-
-Params: n (symbols), gen (seed: the source's shuffling generator with N^2/4 locked hint bars,
-below; unique: puzzles with exactly one solution, from the `generator` entry, generator.py),
-level (the difficulty asked of the unique generator).
-
-The source's boards. Samples: the pairs in the source's order (00, 10, 11, 20, ...), the higher
-symbol first, in reading order of pair slots: vertical pairs (2 rows x 1 column) when N is
-odd, horizontal ones (1 row x 2 columns) when N is even, so that they fill the N+1 x N board.
-Shuffling: the pairs go to random slots, some turned 180 degrees; then, for even square sizes
-from 2x2 up to NxN, every square of the board made of whole dominoes is transposed with
-probability 1/2 (which turns its horizontal dominoes vertical and back). Then about N^2/4
-bars between dominoes are locked as hints.
-
-The desc is the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a
-hexadecimal bit mask over the bars in order. Simon Tatham's Dominosa IDs (`n:desc`, his board
-transposed) are read too (dominosa.py).
+N symbols on N+1 rows x N columns, every unordered pair once. The player toggles bars
+between adjacent cells; a pair is formed where the bar between two cells is off and the six
+around them are on. Won when every pair value is found exactly once. `clear` turns every
+unlocked bar off. Params: n (symbols), gen (`seed`: the source's shuffle with N^2/4 locked
+hint bars; `unique`: one solution, generator.py), level (for `unique`). The desc is the
+symbols row by row (0-9, a, b, c), a dot, and the locked bars as a hex mask; Simon
+Tatham's Dominosa IDs are read too (dominosa.py).
 """
 
 from __future__ import annotations
