@@ -121,3 +121,22 @@ def test_every_pointer_to_a_docs_section_finds_it():
                                   re.M)
             assert section in headings, f"{name(path)}: {page} has no section {section!r}"
     assert pointers >= 10
+
+
+OUTSIDE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b|\bDESIGN\.md\b|\.\./shared\b|/work/shared\b"
+                     r"|\bseeds? README\b|\bthe data README\b")
+
+
+def test_nothing_cites_a_document_outside_the_repository():
+    """The games' sources are described in docs/rules/<game>.md: code, tests and benchmarks
+    cite that, not the documents the project started from."""
+    assert OUTSIDE.search("from the seed `003_e1c30812c33854f5.txt`")
+    found = []
+    for folder in ("src", "tests", "bench", "examples", "docs"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in {".py", ".js", ".css", ".md", ".txt", ".html"}:
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if OUTSIDE.search(line) and path != Path(__file__):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

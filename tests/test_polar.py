@@ -554,7 +554,7 @@ def test_cli_solve_gives_the_gap_when_it_proves_nothing():
                  "pushes", "--json", "--seconds", "6"], out) == 0
     report = json.loads(out.getvalue())
     assert report["proven"] is False and report["moves"] is not None
-    assert 8 <= report["lower_bound"] <= 25  # 25: proven fewest by a long run (docs/machine-play.md)
+    assert 8 <= report["lower_bound"] <= 25  # 25: proven fewest (docs/machine-play.md)
     assert report["gap"] == report["pushes"] - report["lower_bound"] > 0
     assert f"proven at least {report['lower_bound']} pushes" in report["words"]
 
