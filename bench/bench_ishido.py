@@ -3,12 +3,10 @@
 Prints one line per rules and player:
 `rules player deals placed_all_share mean_score mean_fourways ms_per_game`.
 
-Players: `ai` (games/ishido/ai.py), `greedy` (the highest-scoring valid cell, the issue's
-baseline) and `greedy-neighbours` (the most neighbours: the same as greedy under seed rules;
-under classic rules, where edge cells score 0, it is the player whose figures match the
-issue's reference for greedy). Reference points from the issue, measured with simple players
-on the same rules: seed rules greedy ~61%, one-step lookahead avoiding dead cells ~83%;
-classic rules greedy ~25%, lookahead ~63-67%.
+Players: `ai` (games/ishido/ai.py), `greedy` (the highest-scoring valid cell: the baseline)
+and `greedy-neighbours` (the most neighbours: the same as greedy under seed rules; under
+classic rules, where edge cells score 0, it is the stronger greedy player).
+docs/machine-play.md ("Ishido") has the figures.
 
 Usage: python bench/bench_ishido.py [DEALS]   (default 1000; deals are seeds bench-0 ...)
 """

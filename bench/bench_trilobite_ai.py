@@ -14,7 +14,7 @@ the empty board's score is 1).
 
 Usage: python bench/bench_trilobite_ai.py [--levels | --games-only] [--random N] [--hard N]
   [--self N]
-  (defaults 100, 100 and 20 games: the issue's counts; `--random 4 --hard 0 --self 1` is a
+  (defaults 100, 100 and 20 games, as in docs/machine-play.md; `--random 4 --hard 0 --self 1` is a
   quick look; `--levels` alone runs part 1 only)
 Standard output of part 2: one line per opponent, `opponent games wins draws losses`
 (against itself also `first_player_wins_with_its_21st_stone K`), then

@@ -21,7 +21,7 @@ Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-
   [--reference PATH]
   --limit N: first N positions of each set (default all 1000);
   --limit-hard N: of Test_L1_R3, whose positions take seconds each (default 20; the
-    comparison in the README uses 50; 0 = all).
+    comparison in docs/machine-play.md uses 50; 0 = all).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from gridgames.games.twomino.board import hint_bars, shuffled
 from gridgames.games.twomino.generator import unique_puzzle
 from gridgames.games.twomino.layout import LEVELS
 
-REFERENCE_MS = {  # Tatham's generator, CPU ms per puzzle (data README)
+REFERENCE_MS = {  # Tatham's generator, CPU ms per puzzle (data/dominosa/README.md)
     (7, "trivial"): 0.9, (7, "basic"): 2.4, (7, "hard"): 25, (7, "extreme"): 135,
     (13, "trivial"): 36, (13, "basic"): 31, (13, "hard"): 120_000, (13, "extreme"): 180_000,
 }

@@ -1,4 +1,4 @@
-"""The shape of the code (DESIGN.md, the architecture issue): dependencies point down, no
+"""The shape of the code (docs/architecture.md): dependencies point down, no
 import circle, games know nothing of the layers above them, and no module keeps mutable
 state. Read from the source with `ast`, imports inside functions included."""
 

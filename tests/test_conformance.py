@@ -1,6 +1,6 @@
 """The conformance suite: every registered game (plugins included: it reads the installed
 entry points), every sample parameter set, random playouts over many seeds, checking the
-protocol's promises (core/game.py, core/capabilities.py, DESIGN.md)."""
+protocol's promises (core/game.py, core/capabilities.py, docs/architecture.md)."""
 
 import copy
 import json

@@ -1,11 +1,11 @@
-"""core.grid: geometry, and the Trilobite seed's test patterns reproduced exactly."""
+"""core.grid: geometry, and the Trilobite source's test patterns (docs/rules/trilobite.md)."""
 
 import pytest
 
 from gridgames.core.errors import BadInput
 from gridgames.core.grid import Grid, column_name
 
-# Seed 003_e1c30812c33854f5.txt: `(get-test-patterns N)` on a 10x10 board with *win-len* 5.
+# docs/rules/trilobite.md: `(get-test-patterns N)` on a 10x10 board with *win-len* 5.
 # Order: left, right, up, down, left-up, right-down, left-down, right-up; NIL is empty.
 SEED_PATTERNS = {
     44: ((43, 42, 41, 40), (45, 46, 47, 48), (34, 24, 14, 4), (54, 64, 74, 84), (33, 22, 11, 0),
@@ -22,8 +22,8 @@ def test_rays_reproduce_seed_test_patterns(cell):
 
 
 def test_index_and_row_col_round_trip():
-    grid = Grid(3, 4)  # the seed 001 figure: 4 columns, 3 rows
-    # Seed 001: index = (row - 1) * columns + column, 1-based; cell 11 is row 3, column 3.
+    grid = Grid(3, 4)  # docs/rules/tictactoe.md: 4 columns, 3 rows
+    # The tic-tac-toe source: index = (row - 1) * columns + column, 1-based; 11 is row 3, col 3.
     assert grid.index(3 - 1, 3 - 1) + 1 == 11
     for cell in range(grid.size):
         assert grid.index(*grid.row_col(cell)) == cell

@@ -1,4 +1,4 @@
-"""Ishido, from seed 000_25e6ec847822079f.txt, and the classic 1990 rules (issue 4)."""
+"""Ishido, from its source (docs/rules/ishido.md), and the classic 1990 rules."""
 
 import io
 from collections import Counter
@@ -57,7 +57,7 @@ def test_board_and_tiles_match_the_seed():
 
 
 def test_opening_tiles_sit_on_the_seed_cells():
-    # Seed: initial-locations (column, row) (0,0) (11,0) (5,3) (6,4) (0,7) (11,7).
+    # docs/rules/ishido.md: opening cells (column, row) (0,0) (11,0) (5,3) (6,4) (0,7) (11,7).
     desc = GAME.new_desc(SEED_RULES, Rng("open"))
     state = GAME.new_state(SEED_RULES, desc)
     pouch = [int(desc[i]) * 6 + int(desc[i + 1]) for i in range(0, 144, 2)]
@@ -124,7 +124,7 @@ def test_won_when_the_pouch_is_empty_lost_when_no_valid_cell():
     last = position({"e4": t(0, 0)}, t(0, 1))
     done = GAME.apply(last, "e3")
     assert GAME.status(done).kind == "won"
-    assert GAME.status(done).message == "Game Over. You Win!"  # the seed's message
+    assert GAME.status(done).message == "Game Over. You Win!"  # docs/rules/ishido.md
     stuck = position({"e4": t(0, 0)}, t(0, 1), pouch_rest=(t(3, 3),))
     after = GAME.apply(stuck, "e3")
     assert GAME.status(after).kind == "lost" and GAME.status(after).message == "Game Over"

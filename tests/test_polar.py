@@ -1,4 +1,4 @@
-"""Polar, from the Polar seed (002_1e813132e21882de.txt): the seed's dispatch tables, level
+"""Polar, from its source (docs/rules/polar.md): the source's dispatch tables, level
 codecs, the original levels (the game's `original` pack), dead hearts, the solver and the
 CLI."""
 
@@ -38,8 +38,8 @@ from gridgames.registry import default_games
 
 ORIGINAL = Path(polar.__file__).parent / "levels" / "original.txt"
 GAME = make_game()
-# Level 1 as the Polar seed (002_1e813132e21882de.txt) prints it: 99 16-bit words in hex,
-# copied from the seed.
+# Level 1 as the Polar source prints it: 99 16-bit words in hex (docs/rules/polar.md has the
+# same dump).
 SEED_HEX_DUMP = (
     "0x0000 0x0000 0x0003 0x0001\n0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
     "0x0000 0x0000 0x0000 0x0000\n0x0000 0x0000 0x0001 0x0000\n0x0000 0x0000 0x0000 0x0000\n"
@@ -64,14 +64,14 @@ def with_house(row):
     return [EMPTY_ROW, row, "." * 23 + "H", EMPTY_ROW]
 
 
-# --- the seed's dispatch tables ---
+# --- the source's dispatch tables (docs/rules/polar.md) ---
 
 OTHERS = {".": EMPTY, "T": TREE, "M": MOUNTAIN, "H": HOUSE, "I": ICE, "+": HEART, "B": BOMB,
           "edge": None}
 # (movable, other) -> what happens when pushed straight into it / after sliding into it.
 # "crushed": the ice block vanishes; "stops": it ends next to the other; "home": the heart
 # vanishes and the count goes down; "boom": bomb and mountain vanish; "nothing": no change
-# (so the move is refused). Seed: collide and slide methods, and their prose.
+# (so the move is refused). The source: its collide and slide rules, and their prose.
 TABLE = {
     "I": {o: ("crushed", "stops") for o in "THMIB+"} | {"edge": ("crushed", "stops")},
     "+": {o: ("nothing", "stops") for o in "TMIB+"} | {"H": ("home", "home"),
@@ -148,7 +148,7 @@ def test_heart_slides_into_a_house_and_the_level_is_won():
 # --- dead hearts ---
 
 def test_a_heart_on_a_border_row_without_a_house_is_dead():
-    # The data README: a heart on a border row can never leave it.
+    # docs/rules/polar.md: a heart on a border row can never leave it.
     state = state_of(["...+" + "." * 20, "P" + "." * 23, "." * 10 + "H" + "." * 13, EMPTY_ROW])
     assert dead_hearts(state.board) == [3]
     assert GAME.status(state).kind == "lost"
@@ -177,7 +177,7 @@ def test_a_mountain_no_bomb_can_meet_walls_a_heart_in():
 
 # --- levels and codecs ---
 
-SEED_LEVEL_1 = [  # the seed's level 1, "aligned by groups of 24" (codes 0-6)
+SEED_LEVEL_1 = [  # the source's level 1, 24 codes a row (codes 0-6, docs/rules/polar.md)
     "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 4 0 0",
     "1 0 6 0 2 0 5 4 5 0 0 0 0 0 0 0 0 0 1 0 0 1 0 0",
     "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 5 0 0 0 2 3 0 0",
@@ -211,7 +211,7 @@ def test_stge_round_trips():
 def test_original_levels_load_with_column_then_row():
     levels = read_original(ORIGINAL.read_text(encoding="utf-8"))
     assert len(levels) == 6
-    assert [lv.hearts for lv in levels] == [3, 4, 2, 7, 8, 5]  # the data README's counts
+    assert [lv.hearts for lv in levels] == [3, 4, 2, 7, 8, 5]  # docs/rules/polar.md's counts
     assert levels[4].penguin == 1 * 24 + 0  # level 5: words 0, 1 = column 0, row 1
     assert levels[0].board[levels[0].penguin] == TREE  # level 1 starts on a tree
     assert load_levels(ORIGINAL) == levels
@@ -331,7 +331,7 @@ def test_walking_distances_by_bit_masks_match_a_plain_search():
 
 
 def test_original_level_1_fewest_pushes_is_14():
-    # The data README: level 1 needs at least 14 pushes (an exhaustive search over pushes).
+    # docs/rules/polar.md: level 1 needs at least 14 pushes (an exhaustive search over pushes).
     level = read_original(ORIGINAL.read_text())[0]
     found = solve(level.board, level.penguin, PUSHES, max_seconds=120)
     assert found.pushes == 14 and found.optimal
@@ -363,7 +363,7 @@ def test_original_level_1_shortest_is_99_moves():
 @pytest.mark.slow
 @pytest.mark.parametrize("number", [2, 3, 4, 5, 6])
 def test_original_levels_2_to_6_are_solved_by_the_width_search(number):
-    # The data README: all six levels can be won (a best-first search found 23 to 40
+    # docs/rules/polar.md: all six levels can be won (a best-first search found 23 to 40
     # pushes). A* does not finish on these; the width search does, without a proof.
     level = read_original(ORIGINAL.read_text())[number - 1]
     found = solve(level.board, level.penguin, PUSHES, width=True, max_seconds=300,
@@ -554,7 +554,7 @@ def test_cli_solve_gives_the_gap_when_it_proves_nothing():
                  "pushes", "--json", "--seconds", "6"], out) == 0
     report = json.loads(out.getvalue())
     assert report["proven"] is False and report["moves"] is not None
-    assert 8 <= report["lower_bound"] <= 25  # 25: proven fewest by a long run (README)
+    assert 8 <= report["lower_bound"] <= 25  # 25: proven fewest (docs/machine-play.md)
     assert report["gap"] == report["pushes"] - report["lower_bound"] > 0
     assert f"proven at least {report['lower_bound']} pushes" in report["words"]
 

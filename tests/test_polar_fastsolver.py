@@ -55,7 +55,7 @@ def wins(board: bytes, penguin: int, moves: list[str]) -> bool:
 
 
 def test_both_cores_prove_original_level_1_and_cut_by_states_alike():
-    """Original level 1 (14 pushes, proven in the README's table) on both cores; a budget of
+    """Original level 1 (14 pushes, proven: docs/machine-play.md) on both cores; a budget of
     states cuts the search at the same point on every run (the lanes are fixed, not the
     machine's cores), with a lower bound no higher than the fewest."""
     from gridgames.games.polar.packs import builtin_pack

@@ -46,3 +46,38 @@ def test_every_command_runs(workdir):
                                 env=env, capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, f"{line}\n{result.stderr[-2000:]}"
         assert "Traceback" not in result.stderr, line
+
+
+# --- the README is a short guide; the detail lives in docs/ ---
+
+MAX_LINES = 200
+
+
+def readme() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_is_at_most_200_lines():
+    lines = readme().count("\n")
+    assert lines <= MAX_LINES, f"README.md has {lines} lines: move detail into docs/"
+
+
+def test_the_quick_start_names_the_three_make_targets_and_what_each_runs():
+    text = readme()
+    quick = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for target in ("run", "test", "check"):
+        assert f"make {target}" in quick
+        assert re.search(rf"^{target}:", makefile, re.M), target
+    # What `make check` runs, said as the Makefile says it.
+    marker = re.search(r'^check:.*\n\t.*-m "([^"]+)"', makefile, re.M)[1]
+    assert f'-m "{marker}"' in quick and "under a minute" in quick
+    assert "gridgames serve" in quick and "ruff check src tests bench examples" in quick
+    assert "ruff check src tests bench examples" in makefile
+
+
+def test_the_readme_says_where_the_docs_are():
+    text = readme()
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"docs/{page.name}" in text, f"README.md does not point to docs/{page.name}"
+    assert "docs/rules/" in text and "CHANGELOG.md" in text

@@ -1,4 +1,4 @@
-"""Tic-tac-toe rules from seed 001_6400b73b61ed812c.txt, the game-tree figures, and the AI."""
+"""Tic-tac-toe rules (docs/rules/tictactoe.md), the game-tree figures, and the AI."""
 
 import pytest
 
@@ -24,7 +24,7 @@ def play(*moves):
 
 
 def test_x_moves_first_and_players_alternate():
-    # Seed: "set turn = "X"" and "It's X's turn"; after X's move it is O's turn.
+    # The source (docs/rules/tictactoe.md): X starts, "It's X's turn"; then it is O's turn.
     state = play()
     assert GAME.status(state).message == "It's X's turn"
     assert GAME.current_player(state) == 0
@@ -63,10 +63,10 @@ def test_o_can_win():
 
 
 def test_draw_after_nine_moves_without_line():
-    # Seed: "If no one has won at that point [nine turns], then the game is a draw."
+    # The source (docs/rules/tictactoe.md): nine moves and no line is a draw.
     state = play("a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3", "c3")
     assert GAME.status(state).kind == "draw"
-    # The tic-tac-toe seed's words (001_6400b73b61ed812c.txt).
+    # The source's words (docs/rules/tictactoe.md).
     assert GAME.status(state).message == "It's a Draw"
 
 

@@ -1,5 +1,5 @@
-"""Trilobite rules from seed 003_e1c30812c33854f5.txt (and its English summary in the seeds
-README), the bitboard used by the AI, and the AI itself."""
+"""Trilobite rules from its source (docs/rules/trilobite.md), the bitboard used by the AI,
+and the AI itself."""
 
 import pytest
 from hypothesis import given, settings
@@ -54,7 +54,7 @@ def test_params_bounds():
 
 
 def test_stone_takes_lowest_empty_cell_of_the_column():
-    # Seed: "the lowest empty cell of each column" (pieces fall towards higher indices).
+    # docs/rules/trilobite.md: the lowest empty cell of the column (towards higher indices).
     state = play("4")
     assert state.cells[5 * 7 + 3] == 1 and state.last == 38
     state = play("44")
@@ -84,15 +84,15 @@ def test_a_game_is_written_as_column_digits():
 
 
 def test_two_on_the_left_and_one_on_the_right():
-    # Seed: "two of the player's stones on the left and one on the right: with the centre
-    # stone 2 + 1 + 1 = 4 stones in a line."
+    # The source's example (docs/rules/trilobite.md): two stones on the left, one on the
+    # right and the stone just played: 2 + 1 + 1 = 4 in a line.
     state = play("1122443")
     assert GAME.status(state).message == "X wins!"
     assert state.line == (35, 36, 37, 38)
 
 
 def test_ten_by_ten_line_five_diagonal_through_cell_44():
-    # The seed's larger board: 10x10, *win-len* 5, and its cell 44 (row 4, column 4).
+    # The source's larger board (docs/rules/trilobite.md): 10x10, line 5, cell 44 (row 4, col 4).
     state = from_picture("width=10,height=10,line=5", """
         ..........
         ..........

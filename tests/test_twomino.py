@@ -1,4 +1,4 @@
-"""2mino, from seed 004_4f8b1726872657bc.txt; unique puzzles, solvers, Dominosa interop
+"""2mino, from its source (docs/rules/twomino.md); unique puzzles, solvers, Dominosa interop
 (data/dominosa)."""
 
 import io
@@ -35,7 +35,7 @@ def state_for(n, board, locked=()):
 
 
 def test_pairs_in_the_seeds_order():
-    # Seed: "pairs 00, 10, 11, 20, 21, 22, ..., N0, N1, N2, ... NN" (higher value first).
+    # docs/rules/twomino.md: pairs 00, 10, 11, 20, 21, 22, ... (higher value first).
     assert [pair_of_index(i) for i in range(6)] == [(0, 0), (1, 0), (1, 1), (2, 0), (2, 1),
                                                     (2, 2)]
     assert pair_index(1, 2) == pair_index(2, 1) == 4
@@ -45,7 +45,7 @@ def test_pairs_in_the_seeds_order():
 def test_samples_board_layout(n):
     board = samples(n)
     lay = layout(n)
-    assert (lay.grid.rows, lay.grid.cols) == (n + 1, n)  # the seed: N+1 rows x N columns
+    assert (lay.grid.rows, lay.grid.cols) == (n + 1, n)  # docs/rules/twomino.md: N+1 x N
     check_board(board)
     first = board.partner[0]
     # Vertical pairs when N is odd, horizontal when N is even; the first pair is 00, then 10.
@@ -61,7 +61,7 @@ def test_generator_holds_every_pair_once_and_its_answer_wins(n):
         board = shuffled(n, rng)
         check_board(board)
         locked = hint_bars(board, rng)
-        assert len(locked) == n * n // 4  # the seed's N^2/4 hint bars
+        assert len(locked) == n * n // 4  # the source's N^2/4 hint bars
         assert set(locked) <= set(board.separators())
         state = state_for(n, board, locked)
         lay = layout(n)

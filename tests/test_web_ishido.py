@@ -73,7 +73,7 @@ def test_assist_toggle_marks_valid_cells_with_points(page, server_url):
 def test_themes_switch_at_run_time(page, server_url):
     open_deal(page, server_url, deal_id())
     next_tile = page.locator(".next-tile")
-    # The seed's birds: peacock, parrot, flamingo, owl, duck, eagle.
+    # docs/rules/ishido.md: the birds peacock, parrot, flamingo, owl, duck, eagle.
     birds = "|".join(chr(c) for c in (0x1F99A, 0x1F99C, 0x1F9A9, 0x1F989, 0x1F986, 0x1F985))
     expect(next_tile.locator("text")).to_have_text(re.compile(f"^({birds})$"))
     page.locator("#images").click()  # shapes: drawn, no text

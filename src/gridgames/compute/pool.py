@@ -1,26 +1,10 @@
-"""A bounded pool of compute worker processes.
+"""A bounded pool of compute worker processes: a fixed number of workers at a lower
+scheduling priority, a bounded queue, a share for each client, a deadline for each job, and
+cancellation. A job beyond the bounds is refused at once (Busy: 503 or 429 with Retry-After);
+a worker that dies or runs past its deadline fails its job and is replaced.
 
-- Bounded: `workers` processes (at a lower scheduling priority than the server), a queue of
-  at most `queue_limit` jobs, and at most `per_client` jobs queued or running for any one
-  client. Beyond them a job is refused at once (Busy: the server answers 503 or 429 with
-  Retry-After), so a crowd of requests cannot pile up.
-- Each job has a deadline: its budget's seconds (the search ends itself then and answers
-  its best so far) plus a grace; a job still running past it is stopped by ending its
-  worker.
-- A job can be cancelled: queued, it leaves the queue at once and its caller hears so;
-  running, its worker is ended, so the CPU is free within the poll interval. A worker that
-  dies (crash, memory limit) fails its job with a clear error; in every case a fresh worker
-  takes its place.
-
-Each worker process has a thread here that feeds it jobs one at a time and waits for the
-answer, so nothing of the server's own threads waits on a job but the request that asked.
-The queue is a deque under the pool's lock, so that a cancelled job can be taken out of it:
-its place is free at once and nothing of it stays behind.
-
-Every job is settled once, by whoever takes it out of the queue (a worker's thread, cancel(),
-close()): under the lock it first marks the job's future running, which its caller's
-Future.cancel() cannot undo. A job leaves the pool's books before its future is settled, so
-a caller woken by the answer finds its place free.
+How the threads, the queue and the settling of a job fit together: docs/server.md ("The
+compute pool").
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Rectangular grid geometry, and nothing about any game.
 
-A cell is an int index `row * cols + col`, 0-based, row 0 at the top (the seeds use 1-based
-Lingo indices and 0-based Lisp ones; we are 0-based everywhere). Cells also have a printable
-name: column letter(s) then 1-based row number, `a1` being the top-left cell.
+A cell is an int index `row * cols + col`, 0-based, row 0 at the top (the games' sources,
+docs/rules/, use 1-based Lingo indices and 0-based Lisp ones; we are 0-based everywhere).
+Cells also have a printable name: column letter(s) then 1-based row number, `a1` being the
+top-left cell.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from functools import lru_cache
 
 from gridgames.core.errors import BadInput
 
-# The eight ray directions as (row step, col step), in the order of the Trilobite seed's
-# `get-test-patterns`: left, right, up, down, left-up, right-down, left-down, right-up.
+# The eight ray directions as (row step, col step), in the order of the Trilobite source's
+# `get-test-patterns` (docs/rules/trilobite.md): left, right, up, down, left-up, right-down,
+# left-down, right-up.
 # Each direction sits next to its opposite, so pairs (0,1), (2,3), (4,5), (6,7) are the four
 # lines through a cell: horizontal, vertical, and the two diagonals.
 LEFT, RIGHT, UP, DOWN = (0, -1), (0, 1), (-1, 0), (1, 0)
@@ -66,7 +68,7 @@ class Grid:
         return _ray(self, cell, direction, max_len)
 
     def rays(self, cell: int, max_len: int) -> tuple[tuple[int, ...], ...]:
-        """The eight rays of RAY_DIRECTIONS: the seed's `get-test-patterns` for cell."""
+        """The eight rays of RAY_DIRECTIONS: the Trilobite source's `get-test-patterns`."""
         return _rays(self, cell, max_len)
 
     # Printable cell names: `a1` top-left, `b1` right of it, `a2` below it.

@@ -1,9 +1,9 @@
-"""Lines of equal pieces through a cell, counted the way the Trilobite seed does it.
+"""Lines of equal pieces through a cell, counted as Trilobite's source does it.
 
 For the cell of the last move, the eight rays of `Grid.rays` (cut at the edge and at
 `length - 1` cells) pair up into four lines; a line's length is 1 + the run of the mover's
 pieces along one ray + the run along the opposite ray. Only lines through the last move can
-be new, so this is the whole win check after a move.
+be new, so this is the whole win check after a move (docs/rules/trilobite.md).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """What machine play answers: the value found, how sure it is, and what it cost.
 
-Every AI move, solution, hint, analysis and check is a `Result`. Its `status` is one of
-three words, and the CLI, the API and the page show exactly these words:
-
-- PROVEN: a search that finished backs the value (a move proven best, a solution proven
-  fewest, an exact score). Only here may a program say "proven", "optimal", "perfect",
-  "exact".
-- BEST_FOUND: the best the search had when its budget ended, or the answer of a player that
-  does not prove anything (a heuristic level). `note` says which.
-- NONE: nothing found within the budget (`value` is None).
-
-A `Budget` bounds the work. Nodes decide the answer, so a position, level and seed give the
-same answer on every machine; seconds only cap a search, and an answer cut by the clock is
-BEST_FOUND (never PROVEN). Memory bounds the tables a search may build.
+Every AI move, solution, hint, analysis and check is a `Result` whose `status` is PROVEN (a
+search that finished backs it; only then may a program say "proven", "optimal", "perfect"
+or "exact"), BEST_FOUND (the best when the budget ended, or a heuristic's answer: `note`
+says which) or NONE. A `Budget` bounds the work: nodes decide the answer, so it is the same
+on every machine; seconds only cap a search, and an answer cut by the clock is BEST_FOUND.
 """
 
 from __future__ import annotations

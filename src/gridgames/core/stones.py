@@ -24,7 +24,7 @@ from gridgames.core.rng import Rng
 EMPTY = 0
 STONE_CHARS = ".xo"  # cell value -> character; player p owns stones of value p + 1
 MAX_DESC = 2000
-DRAW_MESSAGE = "It's a Draw"  # the tic-tac-toe seed's words (001_6400b73b61ed812c.txt)
+DRAW_MESSAGE = "It's a Draw"  # the tic-tac-toe source's words (docs/rules/tictactoe.md)
 
 
 @dataclass(frozen=True)

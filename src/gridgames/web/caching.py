@@ -1,20 +1,10 @@
 """What browsers may keep: pages and their files are checked on every load, API answers are
 never kept.
 
-FastAPI's FileResponse and StaticFiles send Last-Modified and an ETag made of the file's
-time and size, and no Cache-Control. Browsers then treat a file as fresh for a tenth of its
-age and use it without asking: days after an upgrade a page could still run old modules
-against the new API, or mix modules kept from before with new ones it had not loaded yet.
-
-So every GET or HEAD outside the API is answered with `Cache-Control: no-cache` and an ETag
-made of the content itself: the browser asks again each time a page loads and gets a 304
-with no body while nothing changed, and the new files, all of them, as soon as the server
-was upgraded. An ETag of the file's time and size would stay the same for a changed file of
-the same size installed with kept or fixed file times (a reproducible build). Those answers
-are our own small files (the largest, Swagger UI's script, about 1.5 MB), so each is read
-whole to be hashed.
-
-API answers get `Cache-Control: no-store`: each is the state of a game at that moment.
+Every GET or HEAD outside the API gets `Cache-Control: no-cache` and an ETag made of the
+content itself, so a browser gets a 304 while nothing changed and every new file at once
+after an upgrade. API answers get `Cache-Control: no-store`. docs/server.md ("What browsers
+keep") says why.
 """
 
 from __future__ import annotations

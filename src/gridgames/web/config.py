@@ -1,5 +1,5 @@
 """A server's settings: what `gridgames serve` takes as options and environment variables
-(README: "Running the server")."""
+(docs/operations.md: "The server and its options")."""
 
 from __future__ import annotations
 

@@ -1,37 +1,10 @@
 """Live pages: every page showing a game through a link holds a WebSocket, and gets the new
-position as soon as a change is acknowledged, from whichever server process made it.
+position as soon as a change is acknowledged, from whichever server process made it (one
+process: at once; several: through PostgreSQL's LISTEN/NOTIFY).
 
-- One process (SQLite): a change is delivered to the pages this process holds at once.
-- Several processes (PostgreSQL): a change is announced on PostgreSQL's own notification
-  channel (NOTIFY with the game's ID); every process listens (LISTEN, on a thread of its own)
-  and delivers to the pages it holds.
-
-A page says which version it has (`hello`); it is sent the current position whenever that is
-newer, so a page that reconnects after a drop catches up with nothing lost and nothing shown
-twice. Pages holding a seat's link mark the seat as present (store: links.seen_at), which
-tells the opponent's page whether they are connected and how long they have been gone.
-
-No reader can slow another:
-- each page has its own small outbox, sent by a task of its own with a deadline; a newer
-  position replaces one not yet sent (a page only ever needs the latest). A page whose
-  outbox overflows, or whose send misses its deadline (it does not read), is dropped at
-  once; it reconnects and catches up by version, as after any drop (the deadline is the
-  server's client timeout, looked at every half of it);
-- a player's arrival or departure is told to the game's pages within PRESENCE_SECONDS, a
-  spectator's (the count of watchers) within WATCHERS_SECONDS: a crowd arriving to watch
-  a game would otherwise send every page already there a message for each newcomer;
-- the database work of the live pages (first positions, presence, deliveries) runs on the
-  hub's own threads, never in the pool the moves use; presence is written in batches;
-- connections are limited per client and in total (refused before the upgrade with 429 or
-  503 and Retry-After), and a page may send only so many messages.
-
-Messages, as JSON objects with a `type`:
-- from the page: {"type": "hello", "version": N} (answered with the state when newer),
-  {"type": "ping"} (answered with {"type": "pong"});
-- to the page: {"type": "state", "payload": {...}} (what GET /links/{token} answers),
-  {"type": "pong"}, {"type": "error", "error": "..."} (a message of the wrong shape: the
-  connection stays, nothing changes).
-A message over MAX_MESSAGE bytes closes the connection with 1009, a binary one with 1003.
+A page says which version it has (`hello`) and is sent the current position whenever that
+is newer, so a page that reconnects catches up. No reader can slow another. The messages
+are in docs/api.md; how the hub keeps pages apart is in docs/server.md ("Live pages").
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """`/metrics`: what an operator watches, in Prometheus' text format (version 0.0.4).
 
-- requests by method, route and status, with their times (web/access.py);
-- live pages held, refused and dropped, messages sent (web/live.py);
-- the database's transaction times and failures by reason (store/sql.py);
-- the rooms' cache size (web/rooms.py);
-- the compute pool: workers, queue depth, jobs and their times, refusals (compute/pool.py);
-- what holds the event loop up: its lateness, and the garbage collector's pauses.
-
-With several server processes (`--workers N`) each one writes its own numbers to a shared
-directory every EXPORT_SECONDS, and whichever answers a scrape adds up every process's: the
-figures are the server's, not one process's. The compute pool is one for all of them, so it
-is counted once.
-
-Who may read it (`--metrics`): `loopback` (the default: clients on this machine only; a
-request a trusted proxy forwards counts as coming from where the proxy says), `public`, or
-`off`.
+Requests, live pages, the database, the live-game cache, the compute pool and what holds the
+event loop up. With several server processes each writes its own numbers to a shared
+directory every EXPORT_SECONDS and a scrape adds them up; the compute pool is counted once.
+Who may read it: `--metrics` (loopback, public or off). docs/server.md ("Metrics") lists
+the figures.
 """
 
 from __future__ import annotations

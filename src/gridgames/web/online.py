@@ -1,20 +1,10 @@
 """Online play between people: what holds between two players that the game's rules do not
 say (the rules stay in the game; this is the players' etiquette).
 
-A game becomes online when its page asks ("Play online"): each seat gets a secret link, and
-spectators one of their own (store: links). From then on only a seat's link changes the
-game, and only on that seat's turn. Between the players:
-
-- a takeback is a request the opponent accepts (the requester's last move is undone, and
-  the opponent's reply after it, so that it is the requester's turn again) or declines;
-- a draw can be offered and accepted; a player can resign;
-- a player whose opponent has been gone for `claim_seconds` (their page closed) can claim
-  the game;
-- after the end, "New game" asks for a rematch: accepted, the same links lead to a new game
-  with the sides swapped.
-
-One offer is open at a time; a move withdraws a takeback or draw offer. The state of all this
-lives in the game's `extra["online"]`, stored with the game, so every server process sees it.
+Each seat gets a secret link and spectators one of their own; only a seat's link changes
+the game, on its turn. Takebacks, draws, resigning, claiming a game and rematches are
+offers between the players, one open at a time, kept in the game's `extra["online"]` so
+every server process sees them. docs/server.md ("Online play") has the rules.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """The server's connections as uvicorn runs them, with the deadlines a public server needs
-and uvicorn does not keep by itself. They count in the app's client timeout T
-(`--client-timeout`, default CLIENT_TIMEOUT), which the app's lifespan hands to the
-connections of the server it runs in (its state, as uvicorn passes it to each connection):
+and uvicorn does not keep by itself, counted in the client timeout T (`--client-timeout`).
 
-- a request's headers must arrive within T of its first byte (or of the connection), and its
-  body within BODY_SHARE x T of its headers: a client that sends slowly, or not at all, is
-  answered 408 and closed, so half-sent requests cannot hold connections;
-- an answer the client does not read (the socket's send buffer stays full) for
-  BODY_SHARE x T ends the connection, HTTP or WebSocket: a reader that never reads holds
-  neither its socket nor the server's buffers; a WebSocket's kernel send buffer is kept
-  small (WS_SEND_BUFFER), so such a reader is found after a few messages, not megabytes;
-- a WebSocket's application can end its connection at once (`abort` in the scope): closing
-  it politely would wait for a client that does not read. A keepalive ping left unanswered
-  ends it the same way;
-- at most UPGRADES WebSocket handshakes are under way at once (the lifespan state's
-  UpgradeGate); the others wait their turn with their sockets paused, so that a burst of
-  pages opening takes its time while the requests of the pages already open (moves) go
-  between its handshakes instead of behind all of them.
-
-`uvicorn_options()` is what every server of ours runs with (`gridgames serve` and the
-tests' servers alike).
+Headers must arrive within T and a body within BODY_SHARE x T (else 408); a client that
+reads nothing for BODY_SHARE x T is disconnected; a WebSocket can be ended at once; at most
+UPGRADES handshakes are under way at once. `uvicorn_options()` is what every server of ours
+runs with. docs/server.md ("Connections") has the details.
 """
 
 from __future__ import annotations

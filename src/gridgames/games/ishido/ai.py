@@ -1,18 +1,9 @@
 """Ishido players: the AI behind Hint and autoplay, and the greedy baseline.
 
-The AI knows the tiles still in the pouch (the multiset) but not their order. It scores each
-valid cell for the tile in hand by what the placement leaves behind:
-
-- support: for every kind of tile still to come, the number of cells where it could go now.
-  A kind with no such cell loses the game if it comes up before a new cell opens for it, so
-  each tile to come costs RISK[support of its kind] (steep near 0);
-- dead cells: empty cells next to tiles where no tile still to come can ever go (a cell's
-  options only shrink as neighbours arrive). Each costs DEAD_COST: holes are what end classic
-  games. And when the cells that can still take a tile are barely more than the tiles left,
-  that costs too;
-- points, weighted lightly (more under classic rules, where 4-ways pay bonuses).
-
-Counts are updated incrementally: a placement changes only its cell and its four neighbours.
+The AI knows which tiles are still in the pouch but not their order, and scores each valid
+cell for the tile in hand by what the placement leaves behind: the cells left for each kind
+to come, the dead cells, and (lightly) the points. docs/machine-play.md ("Ishido's AI") has
+the terms.
 """
 
 from __future__ import annotations

@@ -1,25 +1,11 @@
-"""Ishido, from the seed `000_25e6ec847822079f.txt` (Racket), plus the classic 1990 rules:
-the tiles, the board and the rules, in that order.
+"""Ishido: the tiles, the board and the rules, in that order, under two rule sets: `seed`
+(the source's, docs/rules/ishido.md) and `classic` (the 1990 game's).
 
-Tiles. A tile is a colour (the seed's "material") and an image (its "sigil"), each 0..5; we
-number it `colour * 6 + image` (0..35) and write it as two digits, colour then image (`03`).
-The seed's colours are Paul Tol's "bright" scheme in this order: blue, cyan, green, yellow,
-red, purple; its images are six birds: peacock, parrot, flamingo, owl, duck, eagle.
-
-Board. 8 x 12 cells and a pouch of 72 tiles. The first six tiles of the pouch start on the
-board at (column, row) (0,0), (11,0), (5,3), (6,4), (0,7), (11,7); the rest are placed one
-at a time, the head of the pouch first.
-
-Rules. A tile goes on an empty cell with at least one orthogonal neighbour when every
-neighbour matches it in colour or image (classic rules ask more, see `allowed_kinds`). The
-game is won when the pouch is empty and lost when the next tile has no valid cell.
-
-Scoring. Seed rules: 1, 2, 4, 8 points for 1, 2, 3, 4 neighbours. Classic rules: placements on
-the outer edge score 0; inside, 1/2/4/8, doubled once for every 4-way made before; a 4-way
-(four neighbours) also earns the next bonus of FOURWAY_BONUS; at the end, 1000 points when
-every tile was placed, 500 with one left, 100 with two. 4-ways are counted in both rule sets.
-
-Moves name the cell for the next tile: column letter a-l, then row 1-8 from the top.
+A tile is a colour and an image, each 0..5, numbered `colour * 6 + image` and written as two
+digits (`03`). The board is 8 x 12 cells; the pouch's first six tiles start on it and the
+rest are placed one at a time. Scoring: `placement_points`; classic rules also score 4-ways
+(FOURWAY_BONUS) and the tiles left at the end (END_BONUS). Moves name the cell for the next
+tile: column letter a-l, then row 1-8 from the top.
 """
 
 from __future__ import annotations
@@ -65,7 +51,7 @@ def code(tile: int) -> str:
 def parse_pouch(desc: str) -> tuple[int, ...]:
     """The desc is the whole pouch in order, two digits a tile; the first six start on the
     board. BadInput unless it is 72 tiles, every tile twice, the first six unique in colour
-    and in image (the seed's guarantee that the first tile can always be placed)."""
+    and in image (the source's guarantee that the first tile can always be placed)."""
     if not isinstance(desc, str) or len(desc) != 2 * POUCH_SIZE or not desc.isascii() \
             or not desc.isdigit():
         raise BadInput(f"an Ishido desc is {POUCH_SIZE} tiles of two digits (colour 0-5, "
@@ -95,9 +81,9 @@ def make_pouch(rng: Rng) -> list[int]:
 
 
 def opening_first(shuffled: list[int]) -> list[int]:
-    """The seed's loop over the shuffled tiles: walking them, a tile
+    """The source's loop over the shuffled tiles: walking them, a tile
     whose colour and image are both unseen joins `head`, any other joins `tail`, until all six
-    colours and images are seen; the pouch is head + tail + the rest. The seed conses onto
+    colours and images are seen; the pouch is head + tail + the rest. The source conses onto
     head and tail (Racket lists), so both come out in reverse order of the walk: so do ours."""
     head: list[int] = []
     tail: list[int] = []
@@ -155,7 +141,7 @@ def allowed_kinds(neighbours: tuple[int, ...], rules: str) -> int:
 ROWS, COLS = 8, 12
 GRID = Grid(ROWS, COLS)
 EMPTY = -1
-# (column, row) of the six opening tiles, in pouch order (the seed's `initial-locations`).
+# (column, row) of the six opening tiles, in pouch order (the source's `initial-locations`).
 OPENING_CELLS = tuple(GRID.index(row, col)
                       for col, row in ((0, 0), (11, 0), (5, 3), (6, 4), (0, 7), (11, 7)))
 NEIGHBOURS = tuple(GRID.neighbours4(cell) for cell in range(GRID.size))

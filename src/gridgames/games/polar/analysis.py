@@ -1,29 +1,10 @@
 """What can never change in a Polar level, and what follows from it.
 
-Trees and houses never move or vanish, nor do mountains no bomb can ever meet (the others can
-be bombed; movables move). So a relaxed game on those alone tells, for a heart on each cell, a
-lower bound on the pushes it needs to reach a house, and which cells a heart can never get
-home from:
-
-- a push moves a heart in a straight line; here it may stop on any cell of that line (some
-  movable might block it there), but never crosses a tree or a lasting mountain, and enters
-  the first house on it;
-- the penguin must stand behind the heart: on the board, not on a house or a lasting
-  mountain.
-
-A heart that cannot reach a house in the relaxed game cannot in the real one (so the level is
-lost), and the relaxed push counts never overestimate (so A* stays exact).
-
-`push_bound` adds the objects that must move: an ice block, bomb or bombable mountain on a
-cell without which some heart could not get home even in the relaxed game (the cell made a
-lasting wall) is in the way of every solution. A movable leaves its cell only by its own push,
-and a mountain only by a bomb's push (a distinct bomb each, gone with it), so those cost
-pushes of their own, on top of the hearts' pushes. Each bombable mountain a heart's way
-crosses needs a bomb pushed too (the most on any one push of the best way: a way may cross a
-cell twice, and a bound must not count it twice). And the pushes and bombs of one heart's
-way are paid together: a heart whose one-push way crosses three mountains and whose other
-ways take four pushes needs four pushes of its own and the bombs' at least, where its least
-pushes (1) and least mountains (0) alone say 1.
+Trees, houses and the mountains no bomb can reach never move. A relaxed game on those alone
+gives, for a heart on each cell, a lower bound on the pushes it needs to reach a house, and
+the cells a heart can never get home from (so the level is lost). `push_bound` adds the
+objects that must move out of the way and the bombs the hearts' ways need; it never
+overestimates, so A* stays exact. docs/machine-play.md ("Polar's bounds") explains it.
 """
 
 from __future__ import annotations

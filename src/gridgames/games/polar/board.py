@@ -1,5 +1,5 @@
 """The Polar board: 24 columns x 4 rows, tile codes as in the original 'STGE' resources
-(seed 002_1e813132e21882de.txt), the seed's tile classes, and one character per tile for text.
+(docs/rules/polar.md), the source's tile classes, and one character per tile for text.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from gridgames.core.grid import Grid
 ROWS, COLS = 4, 24
 GRID = Grid(ROWS, COLS)
 
-# The original game's codes (the seed decodes them from level 1).
+# The original game's codes (the source decodes them from level 1).
 EMPTY, TREE, MOUNTAIN, HOUSE, ICE, HEART, BOMB = range(7)
-EDGE = -1  # outside the board: the seed's <edge>, a fixed blocking tile
+EDGE = -1  # outside the board: the source's <edge>, a fixed blocking tile
 NAMES = {EMPTY: "empty", TREE: "tree", MOUNTAIN: "mountain", HOUSE: "house", ICE: "ice block",
          HEART: "heart", BOMB: "bomb", EDGE: "edge"}
 
-# The seed's classes: walkable (the penguin may stand there), movable, fixed.
+# The source's classes: walkable (the penguin may stand there), movable, fixed.
 WALKABLE = frozenset({EMPTY, TREE})
 MOVABLE = frozenset({ICE, HEART, BOMB})
 FIXED = frozenset({MOUNTAIN, HOUSE, EDGE})

@@ -1,21 +1,10 @@
-"""Polar, from the seed `002_1e813132e21882de.txt` (Dylan): the seed's rules of a move, and
-the game around them. Moves are U, D, L, R; a move that would change nothing is refused with
-the reason. Won when the heart count reaches 0; lost when a heart can never reach a house
-(analysis.py) or no move changes anything (undo or restart then). The board's codes and
-geometry are in board.py, the level packs in packs.py.
+"""Polar: the source's rules of a move (docs/rules/polar.md), and the game around them.
 
-The seed's three generic functions are the rules of a move, kept here as three methods with
-the same dispatch (first matching case wins, most specific first):
-
-- push_tile (the penguin moves towards a tile): walkable (empty, tree): the penguin steps
-  there. Movable (ice, heart, bomb): collide it with the tile beyond; the penguin stays.
-  Fixed (mountain, house, edge): nothing.
-- collide (a movable meets the next tile): empty: slide. Ice against anything blocking:
-  crushed. Heart against a house: the heart is gone and the count goes down. Bomb against a
-  mountain: both gone. Any other meeting: nothing.
-- slide (a movable moving on): onto an empty cell (the blog's `<movable>` here is a typo for
-  `<empty>`, as its prose says): it moves there and slides on. Ice that slid and meets
-  anything blocking: it just stops. Anything else that slid: collide, as if pushed.
+Moves are U, D, L, R; a move that would change nothing is refused with the reason. Won when
+the heart count reaches 0; lost when a heart can never reach a house (analysis.py) or no
+move changes anything (undo or restart then). The source's three generic functions,
+push_tile, collide and slide, are three methods of `_Model` with the same dispatch (first
+matching case wins). The board's codes are in board.py, the level packs in packs.py.
 """
 
 from __future__ import annotations
@@ -54,13 +43,13 @@ from gridgames.games.polar.packs import (
     parse_desc,
 )
 
-# --- a move, by the seed's rules ---
+# --- a move, by the source's rules ---
 
 Event = tuple[Any, ...]
 
 
 class _Model:
-    """The seed's mutable model, used inside one move: a board, the penguin, the count, and
+    """The source's mutable model, used inside one move: a board, the penguin, the count, and
     what happened (events, for the page's animations)."""
 
     def __init__(self, board: tuple[int, ...], penguin: int, hearts: int) -> None:
@@ -124,7 +113,7 @@ class _Model:
 
 def play(board: tuple[int, ...], penguin: int, hearts: int,
          direction: str) -> tuple[tuple[int, ...], int, int, tuple[Event, ...]]:
-    """One move by the seed's rules: (board, penguin, hearts, events) afterwards."""
+    """One move by the source's rules: (board, penguin, hearts, events) afterwards."""
     model = _Model(board, penguin, hearts)
     model.push_tile(direction)
     return tuple(model.board), model.penguin, model.hearts, tuple(model.events)

@@ -1,17 +1,10 @@
-"""New Polar levels whose fewest pushes is proven, at a requested difficulty.
+"""New Polar levels whose fewest pushes is proven, at a requested difficulty (a `Target`).
 
-A level is asked for by a `Target`: at least `min_pushes` fewest pushes, and (when given)
-exactly so many hearts and bombs. The generator hill-climbs: it starts from a random board
-(a penguin, one or two houses, the hearts and bombs, some trees, mountains and ice blocks),
-and changes one thing at a time (moves an object or the penguin, adds or takes away a tree,
-mountain or ice block, swaps two cells), keeping a change when the solver proves the new
-board's fewest pushes no smaller than before. Ties are kept too, so the climb wanders over
-plateaus; after `patience` changes without a rise it starts again from a new random board.
-
-Only proofs count: each candidate gets an A* over pushes limited by a number of expanded
-states (not seconds), and a candidate whose search does not finish is rejected. So a level
-returned has a proven optimum, and the same seed gives the same levels on any machine (for a
-given solver). Hearts and bombs are never added or removed, so their counts stay as asked.
+The generator hill-climbs from a random board, one change at a time, keeping a change when
+the solver proves the new board's fewest pushes no smaller. Only proofs count: each
+candidate gets an A* limited by expanded states (not seconds), so a level returned has a
+proven optimum and a seed gives the same levels on any machine. docs/machine-play.md
+("Polar's generator") has the details.
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
 """The game's Solve and Hint: the fewest pushes from the current position, proven where the
 budget allows.
 
-Pushes are the objective, as in the issue and `polar solve`: walking is free, so the search
-proves the fewest pushes in about a second where proving the fewest moves takes minutes
-(original level 1: 0.7 s against 19 s), and a page's budget is seconds. The moves shown walk
-the shortest way between pushes; they are not claimed to be the fewest moves.
-
-The search is the CLI's auto search (solver.solve): A* over pushes for a third of the budget (a
-finished A* proves its line fewest, and an unfinished one proves a lower bound), then the
-improving width search for the rest, which proves its line fewest when nothing cheaper is
-left or when it reaches A*'s bound. Otherwise the line is the best found, with the bound.
-Along a pack's stored line (the original levels carry the best of long offline searches) only
-A* runs, for at most PROVE_STORED_SECONDS, and only for lines shorter than the stored one:
-ending without one proves the stored line fewest from here; the hint comes in seconds, not
-the whole budget. A* runs on one core: the compute pool's workers share the two.
-
-A player who wandered off an optimal line is told: the state counts the pushes made, and the
-level's start is searched too (once, cached), so the hint can say "P made + N left = T, the
-fewest is M".
+Walking is free, so the moves shown walk the shortest way between pushes and are not
+claimed to be the fewest moves. Along a pack's stored line only A* runs, looking for a
+shorter line. A player off every optimal line is told how far off. docs/machine-play.md
+("Polar's Hint and Solve") says how the search is split.
 """
 
 from __future__ import annotations

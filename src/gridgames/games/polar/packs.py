@@ -1,17 +1,13 @@
-"""Polar levels: the original 'STGE' record, the shared data's original-levels text, and our
-readable level packs.
+"""Polar levels: the original 'STGE' record, the original levels' text, and our readable
+level packs.
 
-- STGE (the seed): 99 big-endian 16-bit words: two words of penguin position, the heart count,
-  then the 96 cells row by row (codes 0-6). The seed guessed row then column for the position;
-  the original data shows column (x) first, then row (y) (level 5's words 0, 1 would put the
-  penguin on a heart the other way round). As raw 198 bytes,
-  or as the hex words the seed prints (`0x0000 0x0000 0x0003 ...`).
-- Original-levels text (levels/original.txt): `level N stge ID header W1 W2 W3` lines, each
-  followed by 4 rows of 24 digits.
-- Our packs: `level: NAME`, optional `key: value` lines, then 4 rows of 24 characters
-  (`.` empty, `T` tree, `M` mountain, `H` house, `I` ice block, `+` heart, `B` bomb, `P` the
-  penguin on an empty cell, `p` on a tree); `#` starts a comment. A game's desc is the same 4
-  rows joined by `/`.
+- STGE: 99 big-endian 16-bit words (docs/rules/polar.md): the penguin's column and row, the
+  heart count, then the 96 cells row by row; as 198 raw bytes or as hex words.
+- The original levels' text (levels/original.txt): `level N stge ID header W1 W2 W3` lines,
+  each followed by 4 rows of 24 digits.
+- Our packs: `level: NAME`, optional `key: value` lines, then 4 rows of 24 characters (the
+  characters of board.py's CHARS, `P`/`p` for the penguin); `#` starts a comment. A game's
+  desc is the same 4 rows joined by `/`.
 """
 
 from __future__ import annotations

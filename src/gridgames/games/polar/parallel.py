@@ -1,25 +1,11 @@
 """A* over pushes on both cores: the kernel's search (fastsolver.run), reorganised so that
 threads share the work.
 
-Every push costs one, so the open states fall into buckets by (pushes + bound, pushes). The
-search takes the lowest bucket (the deepest first among equal totals, as the kernel's heap
-does) and works through it a slice at a time in two steps, each over LANES lanes that
-numba's threads run:
-
-- expand: each lane takes a part of the slice and writes the children into its own
-  buffer, with their penguin regions and hashes (a child whose table row does not exist yet
-  is left for a single-threaded pass, _fill_missing, to make the row and bound it);
-- store: each lane owns a partition of the states (a state's partition is a few bits of
-  its hash) and stores the children that fall into it, each partition with its own arrays
-  and hash table, so no two threads ever write the same memory. A child is bounded only
-  here, once it is known to be new: most children are states met before, and the bound is
-  the dearest part of a child (the relaxed tables are only read).
-
-The first state without hearts taken from the lowest bucket is a fewest-pushes solution
-(the bound never overestimates), and a state reached again more cheaply is opened again, as
-in the kernel. The minimal total among the buckets is a proven lower bound at any time.
-Measured on the original levels, one core against two (this machine): level 2 proven in
-64 s -> 28 s, level 3 in 156 s -> 59 s, the same states expanded.
+The open states fall into buckets by (pushes + bound, pushes); the lowest bucket is worked
+through a slice at a time in two steps over LANES lanes that numba's threads run: expand
+(each lane writes children into its own buffer) and store (each lane owns a partition of
+the states, so no two threads write the same memory). docs/machine-play.md ("Polar's A* on
+both cores") has the details.
 """
 
 from __future__ import annotations

@@ -1,26 +1,11 @@
 """The Polar solver: A* over pushes, with walking folded into the cost.
 
-A plain search over penguin moves drowns (the data README: 38 million states at depth 13 on
-level 2), because walking about the same ice makes most of those states. Here a search state
-is the board plus the cell the penguin last pushed from; its successors are the pushes the
-penguin can make from anywhere in its walkable region (a breadth-first flood fill on bit
-masks gives every cell's walking distance), and a push costs its walk plus one move. Pushes
-that change nothing are not moves at all.
-
-- Cost: moves (walking steps + pushes), so the first goal A* takes off the queue is a
-  shortest solution in moves, as long as the heuristic never overestimates.
-- Heuristic (admissible, analysis.push_bound): the sum over hearts of the pushes each needs
-  in a relaxed game on the trees, houses and lasting mountains alone, plus a push for every
-  ice block, bomb or mountain some heart cannot get home without moving; every push moves
-  one object, and costs a move. Counting moves, plus the walk one heart's way needs
-  (walking.move_bound).
-- Dead positions: a heart that cannot get home even in that relaxed game ends the branch.
-- Objective PUSHES counts pushes only (walking free), merging states whose penguin regions
-  are the same: fewer states, proven fewest pushes.
-- States are bytes (96 cells + the penguin cell), so millions fit in memory.
-
-`weight` > 1 turns A* into a faster best-first search whose solutions are not proven
-shortest; `solve` reports which it was.
+A search state is the board plus the cell the penguin last pushed from; its successors are
+the pushes the penguin can make from anywhere in its walkable region, each costing its walk
+plus one move. The heuristic is analysis.push_bound (plus walking.move_bound when counting
+moves). Objective PUSHES counts pushes only and merges states whose penguin regions are the
+same. `weight` > 1 gives a faster best-first search whose solutions are not proven
+shortest; `solve` reports which. docs/machine-play.md ("Polar's solver") explains it.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
-"""The walking the fewest moves must contain, for the A* that counts moves (walking steps and
-pushes alike).
+"""The walking the fewest moves must contain, for the A* that counts moves.
 
 Every push of a heart is made from the cell behind it, so the penguin's walk passes through
-the stands of each heart's pushes, in order. In the relaxed game of analysis._slides (a
-heart may stop anywhere on its line, passes other movables and bombable mountains, enters
-the first house) with a relaxed walk (every cell but houses and lasting mountains, which
-never change, is walkable), the least walk from the penguin through the stands of some way
-home of one heart never overestimates the walking of any real solution: its real way is one
-of the relaxed ways and its real walks are no shorter. Adding that walk to the pushes left
-(analysis.push_bound) bounds the moves left, for the heart that needs the most. With a few
-hearts, the route through a stand of every heart and on along the last one's way (_route)
-is also a bound on the walk: where the hearts lie apart it is the longer.
+the stands of each heart's pushes, in order. The least such walk in a relaxed game never
+overestimates the walking of a real solution; added to the pushes left it bounds the moves
+left. docs/machine-play.md ("Polar's bounds") explains why.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tic-tac-toe, from the seed `001_6400b73b61ed812c.txt` (grid boards in Lingo).
+"""Tic-tac-toe (source: docs/rules/tictactoe.md).
 
 3x3 board, X moves first and players alternate; a move on a taken cell is illegal; a player
 wins with a row, column or diagonal of three through their last move; after nine moves with no
@@ -20,7 +20,7 @@ GRID = Grid(3, 3)
 
 @dataclass(frozen=True)
 class TicTacToeParams(Params):
-    """Tic-tac-toe has no parameters: the seed's board is always 3x3, three in a row."""
+    """Tic-tac-toe has no parameters: the source's board is always 3x3, three in a row."""
 
 
 class TicTacToe(StoneGame):

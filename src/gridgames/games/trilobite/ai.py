@@ -1,18 +1,10 @@
 """The Trilobite search AI: negamax alpha-beta on bitboards, with iterative deepening, a
 transposition table, centre-first move ordering and a heuristic evaluation at the horizon.
 
-It is bounded by a node budget, not by time, so the same position, level and seed give the
-same move on every machine; a time cap (the budget's seconds) can only cut it short. The
-perfect level asks the analysis (analyzer.py) for every column's score: a look-up in the
-opening book (book.py) where the book has the position, else the exact solver. It plays a
-proven best move (the fastest win, the longest resistance, ties broken by the seed); when
-the solver's budget runs out first it says so and plays the hard level's move (on boards
-past the compiled solver that move is searched first, at full strength: the Python solver
-there proves moves only near the end of a game).
-
-Evaluation: every window of `line` cells that holds stones of only one side counts for that
-side, more the fuller it is (4^(k-1) for k stones). Wins are scored WIN minus the number of
-stones on the board when the game ends, so a sooner win is worth more.
+It is bounded by a node budget, not by time, so a position, level and seed give the same
+move on every machine. The perfect level plays only a move the opening book or the solver
+proved best; when the solver's budget runs out first it says so and plays the hard level's
+move. docs/machine-play.md ("Trilobite's AI") has the evaluation and the details.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """Trilobite positions as bitboards: the one geometry of a board shape, for the AI and the
 solvers alike.
 
-Bit layout (Pascal Pons' Connect-4 layout, any size): column c holds bits c*(H+1) to
-c*(H+1)+H-1, bottom row first, plus one sentinel bit on top that is always 0. The sentinel
-stops a line from wrapping from the top of one column into the next, so a line test is just
-shifts and ANDs in the four directions: 1 (vertical), H+1 (horizontal), H and H+2 (diagonals).
-Python ints have no width limit, so every board size works here; the compiled solver needs
-width * (height + 1) <= 63.
-
-A position is `mask` (every stone) and `current` (the stones of the side to move): playing a
-column adds its lowest empty bit to mask (mask + the column's bottom bit carries up the
-column) and swaps sides with XOR.
+Pascal Pons' Connect-4 layout at any size: column c holds bits c*(H+1) to c*(H+1)+H-1,
+bottom row first, plus a sentinel bit on top that is always 0, so a line test is shifts and
+ANDs. A position is `mask` (every stone) and `current` (the side to move's stones). Python
+ints have no width limit; the compiled solver needs width * (height + 1) <= 63.
+docs/machine-play.md ("Trilobite's bitboards") has the details.
 """
 
 from __future__ import annotations

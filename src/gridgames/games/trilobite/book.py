@@ -1,18 +1,11 @@
 """The Trilobite opening book: exact scores, computed by our own solver, of the positions a
 perfect player meets in the opening, so that its first moves need no search.
 
-Which positions (for a book of depth D): the positions of the opening as each side sees it
-when it plays perfectly (only its best moves, ties included) and the other side plays
-anything. Every position of that tree with at most D stones where the perfect side is to move
-is a "book node"; the book holds the exact score of each of its children, so every column's
-score of a book node is a look-up. (The two trees, one per colour, are walked separately:
-see bookbuild.py.)
-
-Positions are stored by a key that is the same for a position and its mirror image (the
-rules are symmetric left to right, and so are the scores), in a sorted array searched by
-bisection: 8 bytes of key and 1 of score an entry, before compression.
-
-A score is the solver's (solver.py): positive when the side to move wins, larger sooner.
+The book holds every child's score of each "book node" (a position of the opening tree of
+a perfect side, with that side to move). A position and its mirror image share one key;
+the keys are sorted and searched by bisection. Scores are the solver's (solver.py).
+docs/machine-play.md ("The opening book's positions and build") says which
+positions it holds.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """Building the opening book (book.py) with our own solver: deterministic, resumable, on
 every core.
 
-The walk: two trees, one per colour. In the tree of colour P, P plays only its best moves
-(every move of the best score, so ties broken by any seed stay in the book) and the other
-side plays every move. A position of the tree with P to move and at most `depth` stones is a
-book node: the scores of all its children are needed, to know its best moves and to show
-every column's score. The walk goes ply by ply; a ply's best moves are known once all its
-book nodes are scored, so the work is: walk as far as the book allows, solve the children
-missing there, and walk again.
-
-The order: the lines strong players meet first. Each position of a tree counts the other
-side's moves on its way that were off that side's best (0 on the lines two perfect players
-play); the build first completes every ply up to `depth` for the lines with no such move,
-then with at most one, and so on, so a book cut short is deep where games go.
-
-Resuming needs nothing but the book: the walk is a function of the scores it holds, so a
-partial book (saved every `save_seconds` and at each ply) is valid, usable, and continued by
-the next build. The scores are exact, so the content does not depend on the order of the
-work or the number of processes.
+The build walks the two opening trees (one per colour) ply by ply, solving the children the
+book is missing, the lines strong players meet first. A partial book is valid and is
+continued by the next build; the content does not depend on the order of the work or the
+number of processes. docs/machine-play.md ("The opening book's positions and build")
+describes the walk.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
-"""The Trilobite solver compiled with numba: the same search as solver.py (which stays the
-reference the tests check this against), on 64-bit integers, so boards need
-width * (height + 1) <= 63 bits. Compiled code is cached on disk (numba cache=True): the first
-call of a fresh install compiles, later runs load it.
+"""The Trilobite solver compiled with numba: the same search as solver.py (the reference the
+tests check this against), on 64-bit integers, so boards need width * (height + 1) <= 63
+bits. Compiled code is cached on disk: the first call of a fresh install compiles.
 
-What makes a node cheap here (measured in bench/bench_trilobite_solver.py):
-- The transposition table is one array of 64-bit entries, a power of two of them within the
-  memory budget: an entry holds the table's epoch, the part of the key its slot does not
-  tell, and the bound, so a lookup touches one cache line. The slot is the top bits of
-  key * MULT modulo 2**key_bits (an odd multiplier: a bijection, so slot plus the stored low
-  bits identify the key exactly), which spreads keys without a division.
-- The table is far larger than the caches, so a lookup is a trip to memory that costs more
-  than the rest of the node. When a node knows its moves, it asks the cache for the
-  children's entries (a prefetch, a hint only), so those trips overlap its own lookup and
-  its move ordering instead of each child waiting for its own.
-- The search is a loop over an explicit stack of frames (a compiled call passes arrays with
-  reference counting, which cost more than a node); the constants, counters and frames
-  share one int64 array, and the helpers take only scalars.
-- A hardware popcount for the move ordering; no ordering work when there is one move.
+What makes a node cheap here (one-entry table slots, prefetched children, an explicit
+stack, a hardware popcount) is in docs/machine-play.md ("Trilobite's compiled solver").
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""Trilobite, from the seed `003_e1c30812c33854f5.txt` (Common Lisp; English summary in the
-seeds README): Connect-N with gravity on a board of any size.
+"""Trilobite: Connect-N with gravity on a board of any size. Its source and the facts taken
+from it are in docs/rules/trilobite.md.
 
 A move names a column; the stone takes the lowest empty cell of that column (a full column is
-illegal). The first player to make a line of `line` stones (the seed's `*win-len*`) through
+illegal). The first player to make a line of `line` stones (the source's `*win-len*`) through
 their last move, horizontally, vertically or diagonally, wins; a full board without one is a
-draw. The win check is the seed's: rays of the last cell, cut at `line - 1` (core.lines).
+draw. The win check is the source's: rays of the last cell, cut at `line - 1` (core.lines).
 
 Move notation: columns 1-9 are the digits `1`..`9` (as in the Connect-4 solver test sets, so a
 game is written `4453`); columns 10 and up are letters, `a` = 10, `b` = 11, ... `k` = 20.

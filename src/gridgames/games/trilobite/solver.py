@@ -1,24 +1,10 @@
 """The exact Trilobite solver (Connect-N with gravity): the game value of a position.
 
-Score convention (that of Pascal Pons' Connect-4 benchmark sets, for any board): positive
-when the side to move wins, (cells + 1 - stones on the board when the winner plays the winning
-stone) // 2, so the sooner the larger; 0 for a draw; negative when the side to move loses. On
-7x6 a win with your last (21st) stone scores 1.
-
-The ideas, each small (after Pons' "Solving Connect 4", written here from the description):
-- bitboards with a sentinel row (bitboard.py): a position is two integers;
-- negamax with alpha-beta, and the search started with a null window at a guessed score,
-  narrowed like a binary search (a null-window search only answers "above or below");
-- bounds: a side that cannot win on its next stone can score at most (cells - 1 - stones)//2,
-  and one that is not lost at once at least -(cells - 2 - stones)//2;
-- only non-losing moves: when the opponent has a winning cell we must take it (two means we
-  lose), and we never play just below an opponent's winning cell;
-- move order: the moves that create the most new winning cells first, centre first on ties;
-- a transposition table of bounds, of bounded size (the memory budget): an upper bound when
-  every move failed low, a lower bound from a beta cut-off.
-Winning cells for any line length come from shifted ANDs of the stones in each direction.
-
-This is the clear reference implementation; fastsolver.py compiles the same search.
+Scores follow Pascal Pons' Connect-4 benchmark sets, for any board: positive when the side
+to move wins, (cells + 1 - stones when the winner plays the winning stone) // 2, so the
+sooner the larger; 0 for a draw; negative for a loss. On 7x6 a win with your last (21st)
+stone scores 1. The search follows Pons' "Solving Connect 4" (docs/machine-play.md,
+"Trilobite's solver"). This is the clear reference; fastsolver.py compiles the same search.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
-"""The seed's boards (004_4f8b1726872657bc.txt): a `Board` is a full arrangement of the
+"""The source's boards (docs/rules/twomino.md): a `Board` is a full arrangement of the
 dominoes, the symbols with the hidden answer, from which the `seed` generator makes a puzzle.
 
-Samples: the pairs in the seed's order (00, 10, 11, 20, ...), the higher symbol first, in
-reading order of pair slots: vertical pairs (2 rows x 1 column) when N is odd, horizontal ones
-(1 row x 2 columns) when N is even, so that they fill the N+1 x N board. Shuffling: the pairs
-go to random slots, some turned 180 degrees; then, for even square sizes from 2x2 up to NxN,
-every square of the board made of whole dominoes is transposed with probability 1/2. Then
-about N^2/4 bars between dominoes are locked as hints.
+Samples: the pairs in the source's order (00, 10, 11, 20, ...), in reading order of pair
+slots: vertical pairs when N is odd, horizontal ones when N is even. Shuffling: the pairs go
+to random slots, some turned 180 degrees; then every even square of whole dominoes is
+transposed with probability 1/2. Then about N^2/4 bars between dominoes are locked as hints.
 """
 
 from __future__ import annotations
@@ -48,7 +46,7 @@ def samples(n: int) -> Board:
 
 
 def shuffled(n: int, rng: Rng) -> Board:
-    """The seed's game board: pairs swapped to random slots (some turned), then squares of
+    """The source's game board: pairs swapped to random slots (some turned), then squares of
     whole dominoes transposed at random."""
     base = samples(n)
     cols = layout(n).grid.cols
@@ -88,7 +86,7 @@ def _transpose(symbols: list[int], partner: list[int], top: int, left: int, size
 
 
 def hint_bars(board: Board, rng: Rng) -> list[int]:
-    """The seed's hints: N^2/4 random bars of the hidden arrangement, locked."""
+    """The source's hints: N^2/4 random bars of the hidden arrangement, locked."""
     bars = board.separators()
     rng.shuffle(bars)
     return sorted(bars[:board.n * board.n // 4])

@@ -1,19 +1,12 @@
-"""2mino, from the seed `004_4f8b1726872657bc.txt` (a Unity-style devlog).
+"""2mino: find every domino pair on a shuffled board (docs/rules/twomino.md).
 
-N symbols on N+1 rows x N columns holding every unordered pair of symbols once. The player
-toggles bars between orthogonally adjacent cells (the board's edges and the hint bars are
-locked on). A pair is formed where the bar between two cells is off and the six bars around
-them are on (the edge counts as on); each pair value has a counter. The game is won when every
-pair value has been found exactly once, by any arrangement. `clear` turns every unlocked bar
-off.
-
-Params: n (symbols), gen (seed: the seed's shuffling generator with N^2/4 locked hint bars,
-board.py; unique: puzzles with exactly one solution, from the `generator` entry, generator.py),
-level (the difficulty asked of the unique generator).
-
-The desc is the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a
-hexadecimal bit mask over the bars in order. Simon Tatham's Dominosa IDs (`n:desc`, his board
-transposed) are read too (dominosa.py).
+N symbols on N+1 rows x N columns, every unordered pair once. The player toggles bars
+between adjacent cells; a pair is formed where the bar between two cells is off and the six
+around them are on. Won when every pair value is found exactly once. `clear` turns every
+unlocked bar off. Params: n (symbols), gen (`seed`: the source's shuffle with N^2/4 locked
+hint bars, board.py; `unique`: one solution, generator.py), level (for `unique`). The desc is
+the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a hex mask; Simon
+Tatham's Dominosa IDs are read too (dominosa.py).
 """
 
 from __future__ import annotations
@@ -240,7 +233,7 @@ class TwoMino(Game):
             "found": [list(lay.bars[b]) for b in state.found],
             "counts": list(state.counts),
             "won": state.won,
-            # The seed's samples board: every pair in order, for the counters' colours.
+            # The source's samples board: every pair in order, for the counters' colours.
             "sample_symbols": list(sample.symbols),
             "sample_pairs": [[a, sample.partner[a], pair_index(sample.symbols[a],
                                                                  sample.symbols[sample.partner[a]])]

@@ -1,21 +1,10 @@
 """2mino puzzles with exactly one solution and a graded difficulty (the `generator` entry).
 
-Random boards (for puzzles without given bars): a random domino tiling, then the pairs dealt
-to its dominoes so that no two side-by-side dominoes form a 2x2 block whose diagonal cells
-match (such a block can always be read the other way round, as Simon Tatham's Dominosa
-generator also avoids).
-
-First, without given bars: random boards are tried until the deduction solver, allowed
-techniques up to the asked level, solves one and needs exactly that level. A solved board has
-one solution, since every step was forced. About a tenth of random boards are solvable this
-way, fewer at the higher levels, so this has a fixed budget of boards (deterministic for a
-seed).
-
-Then, if the budget ran out, with given bars: the seed's shuffle makes the board and its
-hidden arrangement; whenever the solver is stuck, one bar of the hidden arrangement that it has
-not deduced yet is locked on as a hint (ruling out a placement that is not in the answer), and
-it goes on. The puzzle is kept when the hardest technique used is the asked level, otherwise
-another board is made. Hint bars are few: most of the board is left to reasoning.
+First, random boards with no given bars until the deduction solver, allowed techniques up
+to the asked level, solves one and needs exactly that level (a solved board has one
+solution). If a fixed budget of boards runs out, the source's shuffle with a few hint bars
+locked where the solver gets stuck. docs/machine-play.md ("2mino's generator") has the
+details.
 """
 
 from __future__ import annotations

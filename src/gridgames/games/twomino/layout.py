@@ -1,11 +1,10 @@
-"""The 2mino board's layout (seed 004_4f8b1726872657bc.txt): N symbols on N+1 rows x N
-columns, every unordered pair of symbols once as a domino. Bars separate orthogonally
-adjacent cells.
+"""The 2mino board's layout (docs/rules/twomino.md): N symbols on N+1 rows x N columns,
+every unordered pair of symbols once as a domino. Bars separate orthogonally adjacent cells.
 
 - Cells are 0-based row-major indices; symbols are 0..N-1, written 0-9 then a, b, c.
 - A bar is the pair of cells (a, b) it separates, a < b; bars are numbered in sorted order.
   Its move name is the two cell names joined by a dash, top or left cell first: `a1-b1`.
-- Pair values: the seed orders pairs with the higher symbol first (00, 10, 11, 20, 21, 22...)
+- Pair values: the source orders pairs with the higher symbol first (00, 10, 11, 20, 21, 22...)
   so the pair (hi, lo) has index hi * (hi + 1) / 2 + lo.
 """
 
@@ -37,7 +36,7 @@ def pair_of_index(index: int) -> tuple[int, int]:
 
 
 def pair_name(index: int) -> str:
-    """A pair value as the seed writes it, higher symbol first: '10', 'c5'."""
+    """A pair value as the source writes it, higher symbol first: '10', 'c5'."""
     hi, lo = pair_of_index(index)
     return SYMBOLS[hi] + SYMBOLS[lo]
 

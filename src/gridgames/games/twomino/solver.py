@@ -1,24 +1,10 @@
 """2mino solvers: an exact-cover search that counts solutions, and a deduction solver that
 grades a puzzle by the hardest technique it needs (as Simon Tatham's Dominosa does).
 
-A placement is a domino on two adjacent cells (named by the bar between them); its value is
-the pair of symbols it covers. A solution uses every cell once and every value once. Locked
-bars separate cells, so placements across them are out from the start.
-
-Deduction techniques by level (each level may use those below it):
-- trivial: a value with one possible placement takes it; a cell with one possible
-  placement takes it.
-- basic: a cell whose placements all have one value keeps that value for itself; a placement
-  is ruled out when it would leave some cell or some value with no placement, or leave two
-  cells beside it with only the same one value and no domino joining them (a duplicate);
-  area parity: a placement that is a bridge of the graph of free cells (joined where a domino
-  can still lie) with an even number of cells on each side would leave two odd areas.
-- hard: set analysis: when k free cells showing symbol v can only take k distinct values
-  between them (no two of them joined by a possible double v-v), those values are ruled out
-  elsewhere.
-- extreme: set analysis with the double joining two cells of the set; forcing chains through
-  cells with exactly two placements (see deductions.py).
-Each step is recorded (technique, why, placements placed or ruled out) for hints.
+A placement is a domino on two adjacent cells (named by the bar between them); a solution
+uses every cell once and every value once. The techniques, level by level, are in
+docs/machine-play.md ("2mino's solver"). Each step is recorded (technique, why, placements
+placed or ruled out) for hints.
 """
 
 from __future__ import annotations
