@@ -270,6 +270,7 @@ def test_a_stored_game_is_restored_at_its_cursor():
     restored = Session.restore(played.game, played.params.format(), played.desc, None,
                                played.history, played.cursor)
     assert restored.history == ["4", "4", "5", "!restart"] and restored.cursor == 2
+    assert restored.recorded == 4
     assert restored.state == played.state and restored.can_redo
     with pytest.raises(BadInput, match="no position 9"):
         Session.restore(played.game, "", played.desc, None, played.history, 9)
