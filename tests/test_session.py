@@ -270,6 +270,7 @@ def test_a_stored_game_is_restored_at_its_cursor():
     restored = Session.restore(played.game, played.params.format(), played.desc, None,
                                played.history, played.cursor)
     assert restored.history == ["4", "4", "5", "!restart"] and restored.cursor == 2
+    assert restored.recorded == 4
     assert restored.state == played.state and restored.can_redo
     with pytest.raises(BadInput, match="no position 9"):
         Session.restore(played.game, "", played.desc, None, played.history, 9)
@@ -280,3 +281,20 @@ def test_new_takes_the_start_a_caller_generated():
     given = Session.new("ishido", seed="s", desc=other.desc)  # not made again from "s"
     assert given.desc == other.desc != Session.new("ishido", seed="s").desc
     assert given.seed == "s"
+
+
+def test_a_long_marker_takes_about_the_memory_of_its_text():
+    """A recorded solution of thousands of moves stays about as small as its text: the
+    rooms' cache counts 8 bytes a move."""
+    import tracemalloc
+
+    from gridgames.markers import Marker
+
+    text = "!solve " + " ".join(f"a{i % 9 + 1}-b{i % 9 + 1}" for i in range(20_000))
+    tracemalloc.start()
+    try:
+        marker = Marker.parse(text)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(marker.moves) == 20_000 and held < 12 * 20_000

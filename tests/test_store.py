@@ -123,7 +123,7 @@ def test_a_database_that_cannot_be_opened_is_one_line(url, message):
 
 
 def test_the_live_game_cache_is_bounded_in_count_and_bytes(tmp_path):
-    """Live games are cached with a bound (the database is the truth): the least recently
+    """Rooms are cached with a bound (the database is the truth): the least recently
     used game goes first, whether the count or the bytes run over."""
     from gridgames.session import Session
     from gridgames.web.rooms import Room, RoomCache
@@ -152,7 +152,7 @@ def test_the_live_game_cache_is_bounded_in_count_and_bytes(tmp_path):
 
 
 def test_a_reader_never_sees_a_change_still_being_stored(store):
-    """A change is applied to the live game under its lock and stored before the lock is
+    """A change is applied to the room under its lock and stored before the lock is
     let go; a reader waits for it, and sees the stored game (the test found a page shown a
     move whose version was not written yet)."""
     import threading

@@ -8,6 +8,7 @@ comes in or goes out (a save, the database, a page).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from gridgames.core.errors import BadInput
@@ -21,6 +22,11 @@ ACTIONS = (RESTART, SOLVE, JUMP)
 class Marker:
     action: str  # one of ACTIONS
     moves: tuple[str, ...] = ()  # a solution's moves, or a jump's moves from the start
+
+    def __post_init__(self) -> None:
+        # A game's moves are few distinct strings, so a long marker holds a pointer a move,
+        # about what its text would take (the rooms' cache counts 8 bytes a move).
+        object.__setattr__(self, "moves", tuple(map(sys.intern, self.moves)))
 
     @classmethod
     def parse(cls, text: str) -> Marker:

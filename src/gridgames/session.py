@@ -106,6 +106,11 @@ class Session:
         return [str(entry) for entry in self._entries]
 
     @property
+    def recorded(self) -> int:
+        """How many entries the history holds, the redo tail included."""
+        return len(self._entries)
+
+    @property
     def checkpoints(self) -> int:
         """How many states the session keeps (for an estimate of its memory)."""
         return len(self._checkpoints)
@@ -160,14 +165,17 @@ class Session:
     def state_at(self, index: int) -> Any:
         """The state after the first `index` recorded moves (the redo tail included), the
         cursor unmoved: a replay of a finished or unfinished game, one position at a time."""
-        if not 0 <= index <= len(self._entries):
-            raise BadInput(f"no position {index}: this game has positions 0 to "
-                           f"{len(self._entries)}")
+        self._check_position(index)
         start = self._checkpoint_before(index)
         state = self._checkpoints[start]
         for at in range(start, index):
             state = self._after(state, self._entries[at])
         return state
+
+    def _check_position(self, index: int) -> None:
+        if not 0 <= index <= len(self._entries):
+            raise BadInput(f"no position {index}: this game has positions 0 to "
+                           f"{len(self._entries)}")
 
     def _checkpoint_before(self, index: int) -> int:
         start = index - index % CHECKPOINT
@@ -202,9 +210,7 @@ class Session:
         """Move the cursor to a recorded position (no marker: a stored cursor, undo, redo),
         replaying from the nearest checkpoint at or before `index` (or from the current
         state, when that is nearer)."""
-        if not 0 <= index <= len(self._entries):
-            raise BadInput(f"no position {index}: this game has positions 0 to "
-                           f"{len(self._entries)}")
+        self._check_position(index)
         start = self._checkpoint_before(index)
         if start <= self.cursor <= index:
             start, state = self.cursor, self._state

@@ -49,7 +49,7 @@ HELP = {
     "held the interpreter.",
     "gridgames_store_seconds": "Database transactions by kind (read, write).",
     "gridgames_store_failures_total": "Database operations refused (503), by reason.",
-    "gridgames_cache_games": "Live games held in memory.",
+    "gridgames_cache_games": "Games (rooms) held in memory.",
     "gridgames_cache_bytes": "Their estimated size.",
     "gridgames_compute_workers": "Compute worker processes.",
     "gridgames_compute_waiting": "Machine-play jobs queued, not yet running.",

@@ -81,7 +81,7 @@ class Room:
         """A rough size, for the cache's bound: moves (a recorded solution's steps counted),
         and checkpoint states."""
         s = self.session
-        return 2048 + 64 * len(s.history) + 8 * s.applied + 4096 * s.checkpoints
+        return 2048 + 64 * s.recorded + 8 * s.applied + 4096 * s.checkpoints
 
 
 class RoomCache:

@@ -28,7 +28,7 @@ from gridgames.web.config import ServerConfig, default_compute_workers
 
 CONFIG_ENV = "GRIDGAMES_SERVE_CONFIG"  # how worker processes get the configuration
 # --memory-mb is shared out so: each server process keeps SERVER_BASE_MB for itself and a
-# cache of live games (a quarter of the total, at most 256 MB, split between the processes);
+# cache of rooms (a quarter of the total, at most 256 MB, split between the processes);
 # the compute workers share the rest, each bounded by its address space (RLIMIT_AS), which
 # must leave room for the compiled kernels' runtime (MIN_WORKER_MB).
 SWITCH_SECONDS = 0.0005
@@ -59,8 +59,8 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    "(default: one less than the cores, at least 1, and as many as "
                    f"--memory-mb allows: here at most {default_compute_workers()})")
     _option(p, "--memory-mb", 4096, "memory of the server and its compute workers together: "
-            f"each server process keeps {SERVER_BASE_MB} MB and a cache of live games (a "
-            "quarter, at most 256 MB), the compute workers share the rest",
+            f"each server process keeps {SERVER_BASE_MB} MB and a cache of games (a quarter, "
+            "at most 256 MB), the compute workers share the rest",
             env="GRIDGAMES_MEMORY_MB")
     _option(p, "--games-per-minute", 60.0, "new games one client may start a minute, after a "
             "burst of twice as many", env="GRIDGAMES_GAMES_PER_MINUTE")
