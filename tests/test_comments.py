@@ -21,9 +21,6 @@ MAX_MODULE_DOCSTRING = 12
 # rewrite shortens or rewords them): (test, file).
 REWRITTEN_ELSEWHERE = {
     ("history", "games/ishido/ishido.js"),
-    ("docstring", "session.py"),
-    ("docstring", "envs/encoding.py"),
-    ("docstring", "envs/puzzles.py"),
 }
 
 FIGURE = r"\d[\d.,]*\s*(?:%|s|ms|us|µs|ns|MB|GB|KB|kB|KiB|M|k|x)?"

@@ -133,7 +133,7 @@ def test_polar_facts():
 
 
 def test_twomino_facts():
-    from gridgames.games.twomino import board
+    from gridgames.games.twomino import layout as board
 
     text = flat(doc("twomino"))
     names = [board.pair_name(i) for i in range(board.pair_count(3))]

@@ -1,19 +1,11 @@
 """The session (Simon Tatham's "midend"), one for all games: a history of moves with a cursor.
 
-Undo and redo move the cursor; a new move drops the redo tail. Restart, Solve and Jump are
-recorded as markers (markers.py) so that they can be undone; each marker says its state by
-itself, without pointing into the history. A marker is never accepted as a move from outside
-(`play` takes game moves only); it comes in only as a recorded history's text.
-Every state is reached by replaying moves through `game.apply`: a save file is a replay, and
-loading one checks every move. A bad save or game ID is refused whole.
-
-Memory does not grow with the number of states: the session keeps its moves, the current
-state and a checkpoint state every CHECKPOINT moves; an earlier state is replayed from the
-nearest checkpoint before it.
-
-Game IDs are shareable strings: `game:params:desc` (an exact start position) or
-`game:params#seed` (generate the start from a seed): core/ids.py. Games are looked up in the
-registry the caller gives (the app's, a command's), the installed games by default.
+Undo and redo move the cursor; a new move drops the redo tail; Restart, Solve and Jump are
+recorded as markers (markers.py) so they can be undone. Every state is reached by replaying
+moves through `game.apply`, so a save file is a replay and loading one checks every move.
+The session keeps its moves, the current state and a checkpoint every CHECKPOINT moves, so
+memory does not grow with the number of states. More in docs/architecture.md ("The session
+(`session.py`)"); game IDs in core/ids.py.
 """
 
 from __future__ import annotations

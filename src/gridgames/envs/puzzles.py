@@ -1,17 +1,10 @@
-"""Gymnasium environments for the one-player games (the puzzles), any installed game included:
+"""Gymnasium environments for any one-player game (the puzzles), plugins included.
 
-- a fixed `Discrete` action space (encoding.py) and the legal actions' mask in
-  `info["action_mask"]`;
-- rewards: where the game ranks its score higher-is-better (`score_order`), the score's
-  change on each move; otherwise +1 on the move that wins and STEP_COST on every other;
-- an illegal action leaves the state unchanged, costs ILLEGAL_PENALTY, and says so in
-  `info["illegal"]`;
-- the episode terminates when the game is over (won, or no longer winnable), and is
-  truncated after `max_steps` (default: the game's encoding says, else its own bound on its
-  length, `max_moves`; None: never);
-- render_mode "ansi": `render()` returns the game's own text board.
-
-`reset(seed=...)` makes the start from the seed where the game generates one.
+A fixed `Discrete` action space (encoding.py) with the legal actions' mask in
+`info["action_mask"]`; rewards are the score's change where the game ranks a higher score
+better, else +1 on the winning move and STEP_COST otherwise; an illegal action changes
+nothing and costs ILLEGAL_PENALTY. Episodes end when the game is over and are truncated
+after `max_steps`. docs/python-api.md ("Environments for learning agents") has the details.
 """
 
 from __future__ import annotations
