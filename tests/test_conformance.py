@@ -56,7 +56,7 @@ def check_envelope(game, state, view):
     rows, cols = view["rows"], view["cols"]
     assert isinstance(rows, int) and isinstance(cols, int) and rows >= 1 and cols >= 1
     status = game.status(state)
-    assert view["status"] == {"kind": status.kind, "message": status.message,
+    assert view["status"] == {"kind": status.outcome, "message": status.message,
                               "winner": status.winner, "score": status.score}
     actions = view["actions"]
     assert [a["move"] for a in actions] == game.legal_moves(state)
@@ -94,7 +94,7 @@ def test_random_playouts_keep_every_promise(case, seed):
         assert len(legal) == len(set(legal)), "legal moves are unique"
         assert legal == game.legal_moves(copy.deepcopy(state)), "legal moves in a fixed order"
         assert bool(legal) == (not status.over), "moves exactly while the game is ongoing"
-        assert status.kind in ("ongoing", "won", "lost", "draw")
+        assert status.outcome in ("ongoing", "won", "lost", "draw")
         assert isinstance(status.message, str) and status.message
         if game.players == 2:
             assert game.current_player(state) in ((None,) if status.over else (0, 1))
@@ -207,7 +207,7 @@ def test_machine_play_answers_results(case, seed):
                 after = state
                 for move in found.value:
                     after = game.apply(after, move)
-                assert game.status(after).kind == "won", "a solution wins"
+                assert game.status(after).outcome == "won", "a solution wins"
         if game.checker:
             check_result(game.checker.check(state, QUICK), list)
 
@@ -220,7 +220,7 @@ def finished_positions(game, params):
         _, states, _ = playout(game, params, seed)
         status = game.status(states[-1])
         if status.over:
-            found.setdefault(status.kind, states[-1])
+            found.setdefault(status.outcome, states[-1])
     if game.solver:
         solution = game.solver.solve(states[0], Budget(seconds=20.0)).value
         if solution:

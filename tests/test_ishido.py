@@ -96,7 +96,7 @@ def test_a_tile_needs_a_neighbour_and_matching_neighbours():
     with pytest.raises(IllegalMove, match="no neighbour"):
         GAME.apply(state, "a1")
     mismatch = position({"e4": t(0, 0)}, t(1, 1))
-    assert GAME.legal_moves(mismatch) == [] and GAME.status(mismatch).kind == "lost"
+    assert GAME.legal_moves(mismatch) == [] and GAME.status(mismatch).outcome == "lost"
     # Every neighbour must match: colour with one, image with the other is fine.
     between = position({"d4": t(0, 0), "f4": t(1, 1)}, t(0, 1))
     assert "e4" in GAME.legal_moves(between)
@@ -123,11 +123,11 @@ def test_seed_scores_1_2_4_8(around, points):
 def test_won_when_the_pouch_is_empty_lost_when_no_valid_cell():
     last = position({"e4": t(0, 0)}, t(0, 1))
     done = GAME.apply(last, "e3")
-    assert GAME.status(done).kind == "won"
+    assert GAME.status(done).outcome == "won"
     assert GAME.status(done).message == "Game Over. You Win!"  # docs/rules/ishido.md
     stuck = position({"e4": t(0, 0)}, t(0, 1), pouch_rest=(t(3, 3),))
     after = GAME.apply(stuck, "e3")
-    assert GAME.status(after).kind == "lost" and GAME.status(after).message == "Game Over"
+    assert GAME.status(after).outcome == "lost" and GAME.status(after).message == "Game Over"
     with pytest.raises(IllegalMove, match="over"):
         GAME.apply(after, "e2")
 
@@ -205,7 +205,7 @@ def test_classic_end_bonus(left, bonus):
     state = position({"e4": t(0, 0)}, t(0, 1), CLASSIC, pouch_rest=stuck)
     after = GAME.apply(state, "e3")
     assert after.score == 1 + bonus
-    assert GAME.status(after).kind == ("won" if left == 0 else "lost")
+    assert GAME.status(after).outcome == ("won" if left == 0 else "lost")
 
 
 # --- machine play ---

@@ -140,7 +140,7 @@ def test_heart_slides_into_a_house_and_the_level_is_won():
     state = state_of([EMPTY_ROW, "P+.....H" + "." * 16, EMPTY_ROW, EMPTY_ROW])
     after = GAME.apply(state, "R")
     assert after.hearts == 0
-    assert GAME.status(after).kind == "won"
+    assert GAME.status(after).outcome == "won"
     assert GAME.status(after).message == "Level solved in 1 move!"
     assert GAME.legal_moves(after) == []
 
@@ -151,7 +151,7 @@ def test_a_heart_on_a_border_row_without_a_house_is_dead():
     # docs/rules/polar.md: a heart on a border row can never leave it.
     state = state_of(["...+" + "." * 20, "P" + "." * 23, "." * 10 + "H" + "." * 13, EMPTY_ROW])
     assert dead_hearts(state.board) == [3]
-    assert GAME.status(state).kind == "lost"
+    assert GAME.status(state).outcome == "lost"
     assert "can no longer reach a house" in GAME.status(state).message
 
 
@@ -169,7 +169,7 @@ def test_a_mountain_no_bomb_can_meet_walls_a_heart_in():
     # so the game is lost at once; a bomb that can reach the mountain keeps the level alive.
     no_bomb = state_of(["...+..M...H" + "." * 13, "P" + "." * 23, EMPTY_ROW, EMPTY_ROW])
     assert dead_hearts(no_bomb.board) == [3]
-    assert GAME.status(no_bomb).kind == "lost"
+    assert GAME.status(no_bomb).outcome == "lost"
     bomb = state_of(["...+..M...H" + "." * 13, "P" + "." * 23, "." * 6 + "B" + "." * 17,
                      EMPTY_ROW])
     assert dead_hearts(bomb.board) == []
@@ -289,7 +289,7 @@ def replays_to_a_win(desc, moves):
     state = GAME.new_state(PARAMS, desc)
     for move in moves:
         state = GAME.apply(state, move)
-    return GAME.status(state).kind == "won"
+    return GAME.status(state).outcome == "won"
 
 
 def test_fast_push_agrees_with_the_seed_rules():
@@ -392,10 +392,10 @@ def test_session_solve_and_hint():
     assert hint.proven and hint.value.why.startswith("on an optimal line")
     solved = session.solve(Budget(seconds=20))
     assert solved.proven
-    assert session.status().kind == "won"
+    assert session.status().outcome == "won"
     assert session.history[-1].startswith("!solve ")
     session.undo()
-    assert session.status().kind == "ongoing"
+    assert session.status().outcome == "ongoing"
 
 
 def test_cli_solve_prints_moves_and_length(tmp_path):

@@ -25,7 +25,7 @@ def replay(desc, moves):
         after = GAME.apply(state, move)
         pushes += after.penguin == state.penguin  # the penguin stayed: it pushed
         state = after
-    return GAME.status(state).kind == "won", pushes
+    return GAME.status(state).outcome == "won", pushes
 
 
 def test_a_changed_board_keeps_its_hearts_bombs_a_house_and_a_place_for_the_penguin():

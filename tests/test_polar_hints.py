@@ -39,7 +39,7 @@ def test_following_the_hints_each_push_takes_one_off_the_proven_fewest():
     session = Session.new("polar", "pack=original,level=1")
     start = fewest_pushes(session.state)
     left, searched = start, []
-    while session.status().kind == "ongoing":
+    while session.status().outcome == "ongoing":
         state = session.state
         hint = hints.hint(state, BUDGET)
         assert hint.status == PROVEN and hint.extra["pushes"] == left
@@ -53,9 +53,9 @@ def test_following_the_hints_each_push_takes_one_off_the_proven_fewest():
         session.play(hint.value.move)
         if session.state.pushes > state.pushes:  # a push: the fewest from here is one less
             left -= 1
-            assert GAME.status(session.state).kind == "won" if left == 0 else \
+            assert GAME.status(session.state).outcome == "won" if left == 0 else \
                 fewest_pushes(session.state) == left
-    assert session.status().kind == "won" and session.state.pushes == start == 14
+    assert session.status().outcome == "won" and session.state.pushes == start == 14
     # The first hint searched; the rest were answered from the proven line, at once.
     assert searched[0] > 0 and not any(searched[1:])
 
@@ -83,7 +83,7 @@ def test_a_wasted_push_is_told_against_the_levels_fewest():
                     f"{start}; {needed} is the fewest from here")
                 return
         session.play(hint.value.move)
-        assert session.status().kind == "ongoing", "no wasted push found on the line"
+        assert session.status().outcome == "ongoing", "no wasted push found on the line"
 
 
 def test_a_dead_end_the_rules_do_not_see_is_proven_to_have_no_solution():
@@ -101,7 +101,7 @@ def test_a_dead_end_the_rules_do_not_see_is_proven_to_have_no_solution():
                 assert solved.status == PROVEN and solved.value is None
                 return
         session.play(hints.hint(state, BUDGET).value.move)
-        assert session.status().kind == "ongoing", "no dead end found beside the line"
+        assert session.status().outcome == "ongoing", "no dead end found beside the line"
 
 
 def test_solve_marks_its_line_proven_fewest():

@@ -49,7 +49,7 @@ def test_move_on_taken_cell_is_illegal_and_changes_nothing():
 def test_win_by_row_column_or_diagonal(moves, line):
     state = play(*moves)
     status = GAME.status(state)
-    assert (status.kind, status.winner, status.message) == ("won", 0, "X wins!")
+    assert (status.outcome, status.winner, status.message) == ("won", 0, "X wins!")
     assert state.line == line
     assert GAME.legal_moves(state) == []
     with pytest.raises(IllegalMove, match="over"):
@@ -65,14 +65,14 @@ def test_o_can_win():
 def test_draw_after_nine_moves_without_line():
     # The source (docs/rules/tictactoe.md): nine moves and no line is a draw.
     state = play("a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3", "c3")
-    assert GAME.status(state).kind == "draw"
+    assert GAME.status(state).outcome == "draw"
     # The source's words (docs/rules/tictactoe.md).
     assert GAME.status(state).message == "It's a Draw"
 
 
 def test_a_win_on_the_ninth_move_is_a_win_not_a_draw():
     state = play("a1", "b1", "c1", "b2", "c2", "a2", "b3", "a3", "c3")
-    assert GAME.status(state).kind == "won"
+    assert GAME.status(state).outcome == "won"
 
 
 @pytest.mark.slow

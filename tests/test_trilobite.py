@@ -114,7 +114,7 @@ def test_ten_by_ten_line_five_diagonal_through_cell_44():
 
 def test_ten_by_ten_four_is_not_enough():
     state = play("1122334", "width=10,height=10,line=5")
-    assert GAME.status(state).kind == "ongoing"
+    assert GAME.status(state).outcome == "ongoing"
     assert GAME.status(GAME.apply(GAME.apply(state, "4"), "5")).message == "X wins!"
 
 
@@ -137,7 +137,7 @@ def test_line_along_the_top_edge():
 def test_line_longer_than_the_winning_length():
     state = play("112244553")
     assert state.line == (35, 36, 37, 38, 39)
-    assert GAME.status(state).kind == "won"
+    assert GAME.status(state).outcome == "won"
 
 
 def test_win_on_the_last_cell_is_a_win():
@@ -155,7 +155,7 @@ def test_win_on_the_last_cell_is_a_win():
 
     final = find(start(params))
     assert final is not None and final.full
-    assert GAME.status(final).kind == "won"
+    assert GAME.status(final).outcome == "won"
     assert GAME.legal_moves(final) == []
 
 

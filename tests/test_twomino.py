@@ -68,7 +68,7 @@ def test_generator_holds_every_pair_once_and_its_answer_wins(n):
         for bar in board.separators():  # the hidden arrangement, bar by bar
             if bar not in state.locked:
                 state = GAME.apply(state, lay.bar_name(bar))
-        assert GAME.status(state).kind == "won"
+        assert GAME.status(state).outcome == "won"
         assert GAME.legal_moves(state) == []
 
 
@@ -129,7 +129,7 @@ def test_any_arrangement_that_finds_every_pair_once_wins():
     for bar in range(len(lay.bars)):
         if bar not in middles:
             state = GAME.apply(state, lay.bar_name(bar))
-    assert GAME.status(state).kind == "won"
+    assert GAME.status(state).outcome == "won"
 
 
 @pytest.mark.parametrize("n, level", [(4, "trivial"), (7, "trivial"), (10, "trivial"),
@@ -195,7 +195,7 @@ def test_solve_hint_and_check_through_the_session():
     session.play(hint.value.move)
     assert GAME.checker.check(session.state, Budget()).value == []  # a hinted bar is never wrong
     assert session.solve(Budget()).proven
-    assert session.status().kind == "won"
+    assert session.status().outcome == "won"
     session.undo()
     # A bar across a domino of the (unique) answer contradicts every solution.
     lay = layout(5)

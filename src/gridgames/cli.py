@@ -58,7 +58,7 @@ def state_report(session: Session) -> dict[str, Any]:
         "moves": session.moves,
         "text": game.text(state),
         "legal_moves": game.legal_moves(state),
-        "status": status.kind,
+        "status": status.outcome,
         "message": status.message,
     }
     if game.players == 2:

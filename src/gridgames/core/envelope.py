@@ -7,7 +7,7 @@ a move acts (`Game.place`) when the default (a cell name such as `a1`) does not 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from gridgames.core.grid import Grid
@@ -91,7 +91,7 @@ def envelope(own: dict[str, Any], status: Any,
     clash = [key for key in ENVELOPE_KEYS if key in own]
     if clash:
         raise ValueError(f"a game's own view may not use the envelope's keys: {clash}")
-    return {**own, "status": asdict(status),
+    return {**own, "status": status.as_json(),
             "actions": [action(move, place) for move, place in placed]}
 
 

@@ -44,14 +44,19 @@ _MOVE_CHARS = re.compile(r"[A-Za-z0-9_.:+\-=/]+")
 
 @dataclass(frozen=True)
 class Status:
-    kind: str  # ONGOING, WON, LOST or DRAW (WON for two-player games: `winner` says who)
+    outcome: str  # ONGOING, WON, LOST or DRAW (WON for two-player games: `winner` says who)
     message: str  # what the status line shows: "It's X's turn", "O wins!", "It's a Draw"
     winner: int | None = None  # two-player games: 0 moved first, 1 second
     score: int | None = None  # scored games
 
     @property
     def over(self) -> bool:
-        return self.kind != ONGOING
+        return self.outcome != ONGOING
+
+    def as_json(self) -> dict[str, Any]:
+        """The status as views and the API write it (its outcome under the key `kind`)."""
+        return {"kind": self.outcome, "message": self.message, "winner": self.winner,
+                "score": self.score}
 
 
 def check_move_text(move: Any) -> str:

@@ -74,7 +74,7 @@ class PuzzleEnv(gymnasium.Env):
         if self.scored:
             reward = float(self._score() - before)
         else:
-            reward = 1.0 if status.kind == WON else STEP_COST
+            reward = 1.0 if status.outcome == WON else STEP_COST
         observation = self.encoding.observe(self.state)
         return observation, reward, status.over, truncated and not status.over, self._info()
 

@@ -92,7 +92,7 @@ class TwoPlayerEnv(AECEnv):
             self.state = self.game.apply(self.state, move)
             status = self.game.status(self.state)
             if status.over:
-                if status.kind == DRAW or status.winner is None:
+                if status.outcome == DRAW or status.winner is None:
                     self.rewards = {agent: 0, other: 0}
                 else:
                     winner = self.possible_agents[status.winner]
