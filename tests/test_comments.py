@@ -19,10 +19,6 @@ MAX_MODULE_DOCSTRING = 12
 
 # What still fails here, in files another part of the same change is rewriting (their
 # rewrite shortens or rewords them): (test, file).
-REWRITTEN_ELSEWHERE = {
-    ("history", "games/ishido/ishido.js"),
-}
-
 FIGURE = r"\d[\d.,]*\s*(?:%|s|ms|us|µs|ns|MB|GB|KB|kB|KiB|M|k|x)?"
 HISTORY = {
     "a before -> after figure": re.compile(rf"{FIGURE}\s*(?:->|→)\s*{FIGURE}"),
@@ -58,11 +54,8 @@ def name(path: Path) -> str:
     return path.relative_to(SRC).as_posix()
 
 
-def cases(test: str, paths: list[Path]) -> list:
-    return [pytest.param(path, id=name(path), marks=pytest.mark.xfail(
-                reason="being rewritten by another part of this change", strict=False))
-            if (test, name(path)) in REWRITTEN_ELSEWHERE else pytest.param(path, id=name(path))
-            for path in paths]
+def cases(paths: list[Path]) -> list:
+    return [pytest.param(path, id=name(path)) for path in paths]
 
 
 PYTHON = sorted(SRC.rglob("*.py"))
@@ -80,17 +73,17 @@ def history_in(texts: list[tuple[int, str]]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", cases("history", PYTHON))
+@pytest.mark.parametrize("path", cases(PYTHON))
 def test_no_python_comment_or_docstring_tells_history(path):
     assert not history_in(python_texts(path))
 
 
-@pytest.mark.parametrize("path", cases("history", SCRIPTS))
+@pytest.mark.parametrize("path", cases(SCRIPTS))
 def test_no_script_comment_tells_history(path):
     assert not history_in(script_texts(path))
 
 
-@pytest.mark.parametrize("path", cases("docstring", PYTHON))
+@pytest.mark.parametrize("path", cases(PYTHON))
 def test_module_docstrings_are_a_few_lines(path):
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     lines = len(doc.strip().splitlines())

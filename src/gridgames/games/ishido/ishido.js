@@ -5,16 +5,15 @@
 import { boardSvg, el } from "/static/js/svg.js";
 
 const PALETTES = {
-  // Paul Tol "bright" in the seed's order: blue, cyan, green, yellow, red, purple; the blue
-  // made a little lighter (#4477AA -> #3C77BE, 2.3 apart in CIEDE2000), the closest change
-  // that keeps it at least 10 from the green for a tritanope (8.6 before): see
-  // tests/test_palettes.py.
+  // Paul Tol "bright" in the source's order (docs/rules/ishido.md): blue, cyan, green,
+  // yellow, red, purple. The blue is a little lighter than Tol's, the closest colour that
+  // stays at least 10 (CIEDE2000) from the green for a tritanope: tests/test_palettes.py.
   bright: { name: "Tol bright", colours: ["#3C77BE", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377"], ink: "whitesmoke", edge: "rgba(0,0,0,.25)" },
   // Okabe-Ito colours, strongly different in lightness, with black outlines and colour letters.
   contrast: { name: "High contrast", colours: ["#0072B2", "#56B4E9", "#009E73", "#F0E442", "#D55E00", "#CC79A7"], ink: "#000", edge: "#000", marks: true },
 };
 const IMAGE_SETS = {
-  // The seed's six birds: peacock, parrot, flamingo, owl, duck, eagle.
+  // The source's six birds: peacock, parrot, flamingo, owl, duck, eagle.
   birds: { name: "Birds", glyphs: ["\u{1F99A}", "\u{1F99C}", "\u{1F9A9}", "\u{1F989}", "\u{1F986}", "\u{1F985}"], emoji: true },
   shapes: { name: "Shapes", shapes: true },
   letters: { name: "Letters", glyphs: ["A", "B", "C", "D", "E", "F"] },

@@ -1,4 +1,4 @@
-// Renderer for 2mino (view.kind "twomino"): the game board and the seed's samples board, side
+// Renderer for 2mino (view.kind "twomino"): the game board and the source's samples board, side
 // by side in landscape and stacked in portrait. A bar lights up when the pointer is near the
 // border between two cells; click or tap toggles it; right-click or long-press on the bar
 // between a pair's symbols shows that pair on the samples board. Symbols are numbers (so

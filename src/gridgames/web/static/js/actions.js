@@ -43,7 +43,7 @@ async function sendReliably(method, path, body) {
       reconnecting(false);
       return answer;
     } catch (error) {
-      if (!passing(error) || page.table) throw error;
+      if (!passing(error) || page.link) throw error;
       reconnecting(true);
       const wait = Math.max(RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)], error.retryAfter * 1000);
       await new Promise((done) => setTimeout(done, wait));
@@ -60,16 +60,16 @@ async function sendReliably(method, path, body) {
 }
 
 function reconnecting(on) {
-  if (page.table) return;  // online pages say it from their live connection
+  if (page.link) return;  // online pages say it from their live connection
   $("live").hidden = !on;
   $("live").textContent = on ? "reconnecting…" : "";
 }
 
 export function playMove(move) {
-  const { current, table } = page;
+  const { current, link } = page;
   if (!current || page.thinking) return;
-  if (table) {
-    act("POST", table.path("move"), { move });
+  if (link) {
+    act("POST", link.path("move"), { move });
     return;
   }
   act("POST", `/api/v1/sessions/${current.session}/move`, { move });
@@ -78,7 +78,7 @@ export function playMove(move) {
 export function command(name) {
   const current = page.current;
   if (!current) return;
-  if (page.table) {  // online: an undo is a takeback the opponent accepts
+  if (page.link) {  // online: an undo is a takeback the opponent accepts
     if (name === "undo" && !$("undo").disabled) linkAction("offer", { kind: "takeback" });
     return;
   }
@@ -110,7 +110,7 @@ export async function openSession(body) {
 // new game's start returns to it, and the home page's "continue" list keeps it meanwhile.
 export async function newGame(params = null, seats = null) {
   const current = page.current;
-  if (page.table) {  // online: a rematch, once the game is over
+  if (page.link) {  // online: a rematch, once the game is over
     if (!$("new").disabled) linkAction("offer", { kind: "rematch" });
     return current;
   }

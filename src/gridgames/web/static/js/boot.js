@@ -86,9 +86,9 @@ function parseSeats(text) {
 }
 
 export function updateUrl() {
-  const { current, table } = page;
-  if (table) {
-    history.replaceState(null, "", `${location.pathname}?link=${encodeURIComponent(table.token)}`);
+  const { current, link } = page;
+  if (link) {
+    history.replaceState(null, "", `${location.pathname}?link=${encodeURIComponent(link.token)}`);
     return;
   }
   const query = new URLSearchParams({ session: current.session, id: current.id });

@@ -52,7 +52,7 @@ export function buildHelp() {
   $("help-rules").textContent = card.rules;
   const keys = $("keys");
   keys.textContent = "";
-  const linked = Boolean(page.table);
+  const linked = Boolean(page.link);
   const hidden = { "Solve: see the solution step by step, then apply it": !can("solver") || linked,
     Check: !can("checker") || linked,
     "AI move": card.ai_levels.length === 0 || linked, Redo: linked, Restart: linked,

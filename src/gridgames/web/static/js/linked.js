@@ -3,25 +3,25 @@
 // Share). The live connection itself is online.js's.
 import { api } from "./api.js";
 import { $, PERSON, page } from "./page.js";
-import { OnlineTable, renderBar, showLinks } from "./online.js";
+import { OnlineLink, renderBar, showLinks } from "./online.js";
 import { forgetGame } from "./unfinished.js";
 import { show, showNotice } from "./show.js";
 import { act } from "./actions.js";
 import { buildHelp } from "./keys.js";
 
 export async function openLink(token) {
-  const link = new OnlineTable(token, {
+  const link = new OnlineLink(token, {
     onState: (payload) => show(payload, { animate: true }),
     onStatus: (text) => { $("live").hidden = text === "live"; $("live").textContent = text; },
   });
   try {
-    page.table = link;
+    page.link = link;
     show(await link.load(), {});
     buildHelp();
     setInterval(() => { if (page.current?.online) renderOnline(); }, 1000);  // the countdowns
     return true;
   } catch (error) {
-    page.table = null;
+    page.link = null;
     link.closed = true;
     forgetGame(`link:${token}`);
     showNotice(`This link leads to no game (${error.message}). Here is a new game.`);
@@ -32,7 +32,7 @@ export async function openLink(token) {
 export function renderOnline() {
   const current = page.current;
   if (!current) return;
-  renderBar($("online"), current, page.table, {
+  renderBar($("online"), current, page.link, {
     names: current.player_names,
     actions: {
       claim: () => linkAction("claim"),
@@ -44,15 +44,15 @@ export function renderOnline() {
 
 // An action of this page's seat, through its link.
 export function linkAction(action, body) {
-  if (!page.table) return Promise.resolve(false);
-  return act("POST", page.table.path(action), body, { animate: false });
+  if (!page.link) return Promise.resolve(false);
+  return act("POST", page.link.path(action), body, { animate: false });
 }
 
 // Play online: the game gets a link per seat and one for spectators; this page takes the
 // seat of the person playing here (the first, when both are people).
 export async function playOnline() {
   const current = page.current;
-  if (page.table || !current || page.card.players !== 2 || current.status.over) return;
+  if (page.link || !current || page.card.players !== 2 || current.status.over) return;
   const seat = Math.max(0, current.seats.indexOf(PERSON));
   try {
     const answer = await api("POST", `/api/v1/sessions/${current.session}/online`, { seat });
@@ -70,7 +70,7 @@ export async function playOnline() {
 // Share: a link to watch this game live (puzzles too); it changes nothing.
 export async function shareWatch() {
   const current = page.current;
-  if (page.table || !current) return;
+  if (page.link || !current) return;
   try {
     const answer = await api("POST", `/api/v1/sessions/${current.session}/watch`);
     $("links-title").textContent = "Share";

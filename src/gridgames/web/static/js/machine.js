@@ -50,7 +50,7 @@ export function runCheck() {
 // Solve: the server's solution, shown step by step (Next, Previous, Play); Apply plays it.
 export function showSolution() {
   const current = page.current;
-  if (!current || page.table || !can("solver") || current.status.over) return;
+  if (!current || page.link || !can("solver") || current.status.over) return;
   ask("solution", (answer) => page.replay.openSolution(answer));
 }
 

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000];  // then every 4 s
 
-export class OnlineTable {
+export class OnlineLink {
   constructor(token, { onState, onStatus }) {
     this.token = token;
     this.onState = onState;      // a payload to show
@@ -96,7 +96,7 @@ export class OnlineTable {
 }
 
 // The bar under the status line: who you are, the opponent's presence, the open offer.
-export function renderBar(bar, payload, table, { names, actions }) {
+export function renderBar(bar, payload, link, { names, actions }) {
   const online = payload.online;
   bar.textContent = "";
   bar.hidden = !online;
@@ -109,7 +109,7 @@ export function renderBar(bar, payload, table, { names, actions }) {
   } else {
     const other = 1 - you;
     const player = online.players[other];
-    const gone = table.goneFor(other);
+    const gone = link.goneFor(other);
     let presence;
     if (!player.joined) presence = "has not opened the link yet";
     else if (player.connected) presence = "is here";

@@ -15,7 +15,7 @@ export const page = {
   paused: false,     // AI against AI: paused by the person
   token: 0,          // bumps on every action, so that late AI answers are dropped
   thinking: false,   // the server computes for this page (an AI move, a hint...)
-  table: null,       // online: the link this page holds (online.js), else null
+  link: null,        // online: the link this page holds (online.js), else null
   clock: null,       // the puzzle's elapsed-time clock (clock.js)
   replay: null,      // the move list and the stepper (replay.js)
   actions: Promise.resolve(),  // the queue of changes sent to the server (actions.js)
@@ -36,7 +36,7 @@ export function isPuzzle() {
 // it is the other seat's turn).
 export function seatToMove() {
   const current = page.current;
-  if (page.table) {
+  if (page.link) {
     const you = current?.online?.you;
     return you !== null && you !== undefined && current.to_move === you && !current.status.over ? PERSON : null;
   }

@@ -42,7 +42,7 @@ export function openSettings() {
     seats.appendChild(label);
   });
   $("apply-seats").hidden = seats.hidden;
-  $("page-fields").hidden = !isPuzzle() || Boolean(page.table);
+  $("page-fields").hidden = !isPuzzle() || Boolean(page.link);
   $("show-clock").checked = saved("clock") ?? true;
   $("settings-error").textContent = "";
   $("settings-dialog").showModal();

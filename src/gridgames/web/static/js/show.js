@@ -11,10 +11,10 @@ import { buildHelp } from "./keys.js";
 import { updateUrl } from "./boot.js";
 
 export function show(payload, { animate = false } = {}) {
-  const table = page.table;
-  if (table && payload.online) {  // online: never an older position after a newer one
-    if (table.isOlder(payload)) return;
-    table.take(payload);
+  const link = page.link;
+  if (link && payload.online) {  // online: never an older position after a newer one
+    if (link.isOlder(payload)) return;
+    link.take(payload);
   }
   if (page.replay.active) page.replay.close(false);
   const before = page.current;
@@ -38,7 +38,7 @@ export function show(payload, { animate = false } = {}) {
   updateButtons();
   updateUrl();
   noteGame(payload);
-  page.clock.follow(payload, isPuzzle() && !table);
+  page.clock.follow(payload, isPuzzle() && !link);
   showClock();
   page.replay.renderList(payload);
   // A game counts in the statistics when this page saw it end.
@@ -100,7 +100,7 @@ function showResult(payload, sameGame) {
 export function updateButtons() {
   const { current, card } = page;
   const over = current.status.over;
-  const linked = Boolean(page.table);
+  const linked = Boolean(page.link);
   const playing = linked && current.online?.you !== null && current.online?.you !== undefined;
   for (const id of ["redo", "restart", "hint", "check", "aimove", "solve", "pause", "settings"]) {
     $(id).classList.toggle("online-hidden", linked);
@@ -172,6 +172,6 @@ export function drawPosition(view, text) {
 }
 
 export function showClock() {
-  const wanted = isPuzzle() && !page.table && (saved("clock") ?? true);
+  const wanted = isPuzzle() && !page.link && (saved("clock") ?? true);
   $("clock").hidden = !wanted;
 }

@@ -103,8 +103,8 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     play(cursor);
   }
 
-  // Digit keys: a Trilobite column by its name, a tic-tac-toe cell by the seed's numbering
-  // (1..9 in reading order). Columns past 9 are named a, b, c...: those letters are the
+  // Digit keys: a Trilobite column by its name, a tic-tac-toe cell by the source's
+  // numbering (docs/rules/tictactoe.md: 1..9 in reading order). Columns past 9 are named a, b, c...: those letters are the
   // page's own keys (a: AI move), so they are typed after the prefix 0.
   function pressKey(key) {
     if (!view) return false;
