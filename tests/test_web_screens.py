@@ -9,20 +9,19 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from gridgames.registry import default_games
 from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(360, 640), (640, 360), (768, 1024), (1920, 1080)]
 THEMES = ["light", "dark"]
-# Each game with a position that has something on the board.
-GAMES = {
+# Every installed game's page; a game whose start is an empty board is shown a few moves in.
+SOME_MOVES = {
     "tictactoe": "/play/tictactoe?id=tictactoe::3/3/3&moves=a1+b2+c1",
     "trilobite": "/play/trilobite?id=trilobite::7/7/7/7/7/7&moves=4+4+5+3",
-    "ishido": "/play/ishido",
-    "polar": "/play/polar",
-    "twomino": "/play/twomino",
 }
+GAMES = {name: SOME_MOVES.get(name, f"/play/{name}") for name in default_games()}
 PAGES = ["home", *GAMES]
 # A wide board (its renderer asks for the page's wide layout: Polar's is six times as wide
 # as it is high): held sideways, the phone's width bounds it, so there it must span the
