@@ -135,6 +135,13 @@ def encoder_for(game: Game, params: Params, start: Any) -> Encoder:
     return FromEnvelope(game, params, start)
 
 
-def find_game(game: str | Game) -> Game:
-    """An installed game by name, or a game object as it is (a plugin being written)."""
-    return game if isinstance(game, Game) else default_games().get_game(game)
+def find_game(game: str | Game, players: int, render_mode: str | None) -> Game:
+    """An installed game by name, or a game object as it is (a plugin being written), for an
+    environment of games with this many players; ValueError for anything else."""
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    found = game if isinstance(game, Game) else default_games().get_game(game)
+    if found.players != players:
+        kind = {1: "one-player", 2: "two-player"}.get(players, f"{players}-player")
+        raise ValueError(f"{found.title} is not a {kind} game")
+    return found

@@ -29,11 +29,7 @@ class PuzzleEnv(gymnasium.Env):
 
     def __init__(self, game: str | Game, params: str = "", render_mode: str | None = None,
                  max_steps: int | None = None) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.game = find_game(game)
-        if self.game.players != 1:
-            raise ValueError(f"{self.game.title} is not a one-player game")
+        self.game = find_game(game, 1, render_mode)
         self.params = self.game.parse_params(params)
         self.render_mode = render_mode
         self.state: Any = self._start(None)

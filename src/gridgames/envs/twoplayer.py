@@ -33,11 +33,7 @@ class TwoPlayerEnv(AECEnv):
     def __init__(self, game: str | Game, params: str = "",
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.game = find_game(game)
-        if self.game.players != 2:
-            raise ValueError(f"{self.game.title} is not a two-player game")
+        self.game = find_game(game, 2, render_mode)
         self.params = self.game.parse_params(params)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"gridgames_{self.game.name}_v0"}
