@@ -8,8 +8,10 @@ import json
 import pytest
 
 from gridgames.core.capabilities import CAPABILITIES, Hint
+from gridgames.core.envelope import SIDES, is_canonical
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import describe
+from gridgames.core.grid import Grid
 from gridgames.core.ids import GameId
 from gridgames.core.result import STATUSES, Budget, Result
 from gridgames.core.rng import Rng
@@ -45,6 +47,28 @@ def playout(game, params, seed):
         states.append(state)
         moves.append(move)
     return p, states, moves
+
+
+def check_envelope(game, state, view):
+    """The part of the view every game shares (docs/adding-a-game.md, "The view's
+    envelope"): it says what the rules say."""
+    assert isinstance(view["kind"], str) and view["kind"]
+    rows, cols = view["rows"], view["cols"]
+    assert isinstance(rows, int) and isinstance(cols, int) and rows >= 1 and cols >= 1
+    status = game.status(state)
+    assert view["status"] == {"kind": status.kind, "message": status.message,
+                              "winner": status.winner, "score": status.score}
+    actions = view["actions"]
+    assert [a["move"] for a in actions] == game.legal_moves(state)
+    grid = Grid(rows, cols)
+    for a in actions:
+        assert set(a) in ({"move"}, {"move", "cell"}, {"move", "edge"}), a
+        if "cell" in a:
+            assert isinstance(a["cell"], int) and 0 <= a["cell"] < rows * cols, a
+        if "edge" in a:
+            cell, side = a["edge"]
+            assert isinstance(cell, int) and 0 <= cell < rows * cols and side in SIDES, a
+            assert is_canonical(grid, cell, side), a
 
 
 @pytest.fixture(params=CASES, ids=[f"{n}[{p or 'default'}]" for n, p in CASES])
@@ -84,7 +108,7 @@ def test_random_playouts_keep_every_promise(case, seed):
                 game.apply(state, junk)
         assert state == frozen and hash(state) == hash(frozen), "apply mutated its input"
         assert isinstance(game.text(state), str)
-        json.dumps(game.view(state))
+        check_envelope(game, state, json.loads(json.dumps(game.view(state))))
     if bound is not None:
         assert game.status(states[-1]).over
 

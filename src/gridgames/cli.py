@@ -82,6 +82,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> None:
     games = args.registry
     if args.json:
         print(json.dumps([describe(g) for g in games.values()], indent=2), file=out)
+        for name, why in games.failed.items():  # the JSON stays a list of games
+            print(f"gridgames: {name} did not load: {why}", file=sys.stderr)
         return
     for game in games.values():
         print(f"{game.name:<10} {game.summary}", file=out)
@@ -91,6 +93,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> None:
             print(f"{'':<12}{p['name']}={p['default']}{bounds}  {p.get('help', '')}", file=out)
         if game.ai:
             print(f"{'':<12}AI levels: {', '.join(game.ai.levels)}", file=out)
+    for name, why in games.failed.items():
+        print(f"{name:<10} did not load: {why}", file=out)
 
 
 def cmd_new(args: argparse.Namespace, out: TextIO) -> None:

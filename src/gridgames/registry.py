@@ -2,45 +2,50 @@
 
 Every game registers the same way, the five built-ins included (see pyproject.toml): the
 entry point names a callable (a Game class, or a `make_game` function) that returns the game
-with its capabilities. An installed plugin is one more entry point; nothing here changes.
+with its capabilities. An installed plugin is one more entry point; nothing here changes. A
+plugin that fails to load is logged and listed in `Games.failed`; the others still load.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from gridgames.core.errors import BadInput
 from gridgames.core.game import Game
 from gridgames.core.ids import find_game
 
 ENTRY_POINT_GROUP = "gridgames.games"
-BUILTIN_ORDER = ("tictactoe", "trilobite", "ishido", "polar", "twomino")
+log = logging.getLogger(__name__)
 
 
 class Games(Mapping[str, Game]):
     """An immutable registry: game name -> game object. The app and each command hold one."""
 
-    def __init__(self, games: Iterable[Game]) -> None:
-        self._games: dict[str, Game] = {}
+    def __init__(self, games: Iterable[Game], failed: Mapping[str, str] | None = None) -> None:
+        games = list(games)
         for game in games:
             if not isinstance(game, Game):
                 raise TypeError(f"{game!r} is not a gridgames Game")
-            self._games[game.name] = game
+        # The games' own `order` sets the order of every list (the home page's first).
+        self._games = {g.name: g for g in sorted(games, key=lambda g: (g.order, g.name))}
+        # Entry point name -> why it did not load, for `gridgames list` to say.
+        self.failed: dict[str, str] = dict(failed or {})
 
     @classmethod
     def installed(cls) -> Games:
-        """Every game whose package declares a `gridgames.games` entry point."""
-        found = []
+        """Every game whose package declares a `gridgames.games` entry point and loads."""
+        found, failed = [], {}
         for point in entry_points(group=ENTRY_POINT_GROUP):
-            game = point.load()()
-            if game.name != point.name:
-                raise TypeError(f"entry point {point.name!r} makes a game named {game.name!r}")
-            found.append(game)
-        rank = {name: i for i, name in enumerate(BUILTIN_ORDER)}
-        found.sort(key=lambda g: (rank.get(g.name, len(rank)), g.name))
-        return cls(found)
+            try:
+                found.append(_load(point))
+            except Exception as err:  # any plugin's fault stays that plugin's
+                failed[point.name] = f"{type(err).__name__}: {err}"
+                log.error("game %r (%s) did not load: %s", point.name, point.value,
+                          failed[point.name])
+        return cls(found, failed)
 
     def __getitem__(self, name: str) -> Game:
         return self._games[name]
@@ -69,7 +74,16 @@ class Games(Mapping[str, Game]):
             game = game.replaced(levels=game.levels.adding(path))
             games[game.name] = game
             said.append(f"{game.title}: {_level_count(game) - before} levels added from {path}")
-        return Games(games.values()), said
+        return Games(games.values(), self.failed), said
+
+
+def _load(point: EntryPoint) -> Game:
+    game = point.load()()
+    if not isinstance(game, Game):
+        raise TypeError(f"it made {type(game).__name__}, not a gridgames Game")
+    if game.name != point.name:
+        raise TypeError(f"entry point {point.name!r} makes a game named {game.name!r}")
+    return game
 
 
 def _level_count(game: Game) -> int:

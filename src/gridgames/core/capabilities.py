@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gridgames.core.params import Params
 
 CAPABILITIES = ("ai", "solver", "hints", "analyzer", "checker", "levels", "foreign_ids",
-                "generator", "commands")
+                "generator", "commands", "encoding")
 
 
 class AiPlayer(ABC):
@@ -113,6 +113,37 @@ class Commands(ABC):
     def register(self, subparsers: argparse._SubParsersAction) -> None:
         """Add `gridgames <game> ...` commands. Each sets `run(args, out)`; `args.registry` is
         the registry the command line runs with."""
+
+
+class Encoding(ABC):
+    """How a game looks to a learning agent (gridgames.envs), where it wants its own actions
+    and observations rather than the ones every game gets from its view's envelope. Actions
+    are a fixed list for the game's parameters; which move each stands for may change with
+    the position. The observation is any Gymnasium space (imported inside the methods, so
+    that the game loads without the `rl` extra)."""
+
+    @abstractmethod
+    def action_count(self, params: Params) -> int:
+        """How many actions there are for these parameters."""
+
+    @abstractmethod
+    def action_moves(self, state: Any) -> list[str | None]:
+        """The move each action stands for in this position (None: none); the environment
+        masks those that are not legal now."""
+
+    @abstractmethod
+    def observation_space(self, params: Params) -> Any:
+        """The Gymnasium space of `observe`'s answers for these parameters."""
+
+    @abstractmethod
+    def observe(self, state: Any, seat: int | None) -> Any:
+        """What the agent sees; `seat` is the observing player of a two-player game (None in
+        a puzzle)."""
+
+    def max_steps(self, params: Params, bound: int | None) -> int | None:
+        """After how many steps a puzzle's episode is cut short (None: never); by default
+        `bound`, the game's own bound on its length (`Game.max_moves`)."""
+        return bound
 
 
 class HintsFromAi(Hinter):

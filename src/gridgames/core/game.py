@@ -22,13 +22,16 @@ from gridgames.core.capabilities import (
     Analyzer,
     Checker,
     Commands,
+    Encoding,
     ForeignIds,
     Generator,
     Hinter,
     LevelPacks,
     Solver,
 )
+from gridgames.core.envelope import Place, default_place, envelope, grid_of_view
 from gridgames.core.errors import IllegalMove
+from gridgames.core.grid import Grid
 from gridgames.core.params import Params
 from gridgames.core.rng import Rng
 
@@ -80,6 +83,9 @@ class Game(ABC):
     renderer: ClassVar[str]
     # Parameter strings the conformance suite plays besides the defaults.
     sample_params: ClassVar[tuple[str, ...]] = ()
+    # Where the game comes in lists (the home page, `gridgames list`): lower first, ties by
+    # name. The built-ins take 10 to 50; a plugin that says nothing comes after them.
+    order: ClassVar[int] = 100
 
     # Optional capabilities: plain entries, None where the game has none.
     ai: AiPlayer | None = None
@@ -91,6 +97,14 @@ class Game(ABC):
     foreign_ids: ForeignIds | None = None
     generator: Generator | None = None
     commands: Commands | None = None
+    encoding: Encoding | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The envelope is built once, here; a game that wrote its own `view` would drop it.
+        if "view" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} defines view(): a game defines own_view(), and "
+                            "Game.view adds the envelope (docs/adding-a-game.md)")
 
     def __init__(self, **capabilities: Any) -> None:
         for key, value in capabilities.items():
@@ -153,8 +167,22 @@ class Game(ABC):
         """A plain-text board."""
 
     @abstractmethod
+    def own_view(self, state: Any) -> dict[str, Any]:
+        """Everything the game's renderer draws, as JSON, with `kind`, `rows` and `cols`: no
+        rule is left for the page to work out."""
+
+    def place(self, state: Any, move: str, grid: Grid) -> Place | None:
+        """What a legal move acts on: a `Cell`, an `Edge` or None (core/envelope.py). By
+        default a move written as a cell name of the view's grid acts on that cell."""
+        return default_place(grid, move)
+
     def view(self, state: Any) -> dict[str, Any]:
-        """Everything the web page draws, as JSON: no rule is left for the page to work out."""
+        """The game's own view with the envelope every game shares: `status`, and `actions`
+        (the legal moves, each with its place)."""
+        own = self.own_view(state)
+        grid = grid_of_view(own)
+        return envelope(own, self.status(state),
+                        ((move, self.place(state, move, grid)) for move in self.legal_moves(state)))
 
 
 def describe(game: Game) -> dict[str, Any]:
@@ -168,7 +196,8 @@ def describe(game: Game) -> dict[str, Any]:
         "params": game.params_type.describe(),
         "ai_levels": list(game.ai.levels) if game.ai else [],
         "default_ai_level": game.ai.default_level if game.ai else None,
-        "capabilities": [key for key in game.capabilities() if key != "commands"],
+        "capabilities": [key for key in game.capabilities()
+                         if key not in ("commands", "encoding")],  # not the page's business
         "score_help": game.analyzer.score_help if game.analyzer else None,
         "rules": game.rules or game.summary,
         "score_order": game.score_order,

@@ -13,6 +13,7 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from gridgames.core.envelope import Cell
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import DRAW, ONGOING, WON, Game, Status, check_move_text
 from gridgames.core.grid import Grid
@@ -164,7 +165,11 @@ class StoneGame(Game):
         """The current position as a desc (to share or analyse it as a new start)."""
         return encode_position(state.grid, state.cells)
 
-    def view(self, state: StoneState) -> dict[str, Any]:
+    def place(self, state: StoneState, move: str, grid: Grid) -> Cell:
+        """A stone's move acts on the cell the stone lands in."""
+        return Cell(self.cell_of_move(state, move))
+
+    def own_view(self, state: StoneState) -> dict[str, Any]:
         over = state.over
         return {
             "kind": "stones",

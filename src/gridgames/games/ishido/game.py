@@ -255,6 +255,7 @@ class Ishido(Game):
     score_order = "higher"
     params_type = IshidoParams
     renderer = "ishido.js"
+    order = 30
     sample_params = ("rules=classic",)
 
     def new_desc(self, params: IshidoParams, rng: Rng) -> str:
@@ -322,7 +323,7 @@ class Ishido(Game):
                      f"tiles left {len(state.pouch)}  (tiles: colour digit, image digit)")
         return "\n".join(lines)
 
-    def view(self, state: IshidoState) -> dict[str, Any]:
+    def own_view(self, state: IshidoState) -> dict[str, Any]:
         counts = [0] * KINDS
         for tile in state.pouch:
             counts[tile] += 1

@@ -185,6 +185,7 @@ class Polar(Game):
     score_order = "lower"
     params_type = PolarParams
     renderer = "polar.js"
+    order = 40
     sample_params = ("level=2", "level=5", "pack=original,level=4")
     levels: PolarPacks
 
@@ -271,7 +272,7 @@ class Polar(Game):
         rows = format_level_rows(state.board, state.penguin)
         return "\n".join(rows) + f"\nhearts {state.hearts}  moves {state.moves}"
 
-    def view(self, state: PolarState) -> dict[str, Any]:
+    def own_view(self, state: PolarState) -> dict[str, Any]:
         return {
             "kind": "polar",
             "rows": ROWS,

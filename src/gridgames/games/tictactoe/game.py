@@ -31,6 +31,7 @@ class TicTacToe(StoneGame):
              "a column or a diagonal win. A full board without a line is a draw.")
     params_type = TicTacToeParams
     renderer = "tictactoe.js"
+    order = 10
 
     def grid_of(self, params: Params) -> Grid:
         return GRID

@@ -46,6 +46,7 @@ class Trilobite(StoneGame):
              "with no line is a draw.")
     params_type = TrilobiteParams
     renderer = "trilobite.js"
+    order = 20
     sample_params = ("width=4,height=4,line=3", "width=10,height=10,line=5",
                      "width=3,height=5,line=5", "width=11,height=3,line=3")
 
@@ -99,6 +100,6 @@ class Trilobite(StoneGame):
     def text(self, state: StoneState) -> str:
         return self.board_text(state, list(COLUMN_NAMES[:state.grid.cols]), [])
 
-    def view(self, state: StoneState) -> dict:
-        return {**super().view(state), "gravity": True,
+    def own_view(self, state: StoneState) -> dict:
+        return {**super().own_view(state), "gravity": True,
                 "column_names": list(COLUMN_NAMES[:state.grid.cols])}

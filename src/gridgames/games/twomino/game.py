@@ -30,8 +30,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridgames.core.envelope import Edge, edge_between
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import ONGOING, WON, Game, Status, check_move_text
+from gridgames.core.grid import Grid
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
 from gridgames.games.twomino.board import (
@@ -234,6 +236,7 @@ class TwoMino(Game):
              "its pair goes up. Win by finding every pair exactly once.")
     params_type = TwoMinoParams
     renderer = "twomino.js"
+    order = 50
     sample_params = ("n=3", "n=4,gen=unique,level=trivial")
 
     def new_desc(self, params: TwoMinoParams, rng: Rng) -> str:
@@ -315,7 +318,14 @@ class TwoMino(Game):
                     bar(r * cols + c, (r + 1) * cols + c, "-", "#") for c in range(cols)))
         return "\n".join(line.rstrip() for line in out)
 
-    def view(self, state: TwoMinoState) -> dict[str, Any]:
+    def place(self, state: TwoMinoState, move: str, grid: Grid) -> Edge | None:
+        """A bar lies on the edge between its two cells; `clear` acts on no place."""
+        if move == CLEAR:
+            return None
+        lay = layout(state.n)
+        return edge_between(grid, *lay.bars[lay.parse_bar(move)])
+
+    def own_view(self, state: TwoMinoState) -> dict[str, Any]:
         lay = layout(state.n)
         sample = samples(state.n)
         return {
