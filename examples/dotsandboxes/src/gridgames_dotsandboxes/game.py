@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from gridgames.core.envelope import Edge, Place, edge
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.game import DRAW, ONGOING, WON, Game, Status, check_move_text
 from gridgames.core.grid import Grid
@@ -86,6 +87,16 @@ def line_name(params: DotsParams, line: int) -> str:
     dots = Grid(params.rows + 1, params.cols + 1)
     a, b = lines[line]
     return f"{dots.cell_name(a)}-{dots.cell_name(b)}"
+
+
+def line_edge(params: DotsParams, line: int) -> Edge:
+    """The edge of the boxes' grid a line is (core/envelope.py)."""
+    rows, cols = params.rows, params.cols
+    (r1, c1), (r2, c2) = (divmod(dot, cols + 1) for dot in layout(rows, cols)[0][line])
+    boxes = Grid(rows, cols)
+    if r1 == r2:  # across: the top of the box below it, or the bottom of the last row's
+        return edge(boxes, boxes.index(min(r1, rows - 1), c1), "N" if r1 < rows else "S")
+    return edge(boxes, boxes.index(r1, min(c1, cols - 1)), "W" if c1 < cols else "E")
 
 
 def sides_drawn(state: DotsState, box: int) -> int:
@@ -210,7 +221,12 @@ class DotsAndBoxes(Game):
                 out.append(f"  {row}".rstrip())
         return "\n".join(out)
 
-    def view(self, state: DotsState) -> dict[str, Any]:
+    def place(self, state: DotsState, move: str, grid: Grid) -> Place | None:
+        """A line is an edge of the boxes' grid (the view's rows x cols): a box's top or
+        left side, or its bottom or right side along the border."""
+        return line_edge(state.params, self.parse_line(state.params, move))
+
+    def own_view(self, state: DotsState) -> dict[str, Any]:
         params = state.params
         lines, _, _, of_line = layout(params.rows, params.cols)
         dots = Grid(params.rows + 1, params.cols + 1)
