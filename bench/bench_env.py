@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gridgames.core.progress import progress
-from gridgames.envs import PuzzleEnv, StonesEnv
+from gridgames.envs import PuzzleEnv, TwoPlayerEnv
 
 
 def aec_rate(make: Callable[[], Any], steps: int, seed: int = 0) -> float:
@@ -58,12 +58,12 @@ def main() -> None:
     from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
     rates = {
-        "gridgames_tictactoe": aec_rate(lambda: StonesEnv("tictactoe"), args.steps),
+        "gridgames_tictactoe": aec_rate(lambda: TwoPlayerEnv("tictactoe"), args.steps),
         "pettingzoo_tictactoe_v3": aec_rate(tictactoe_v3.env, args.steps),
-        "gridgames_trilobite_7x6": aec_rate(lambda: StonesEnv("trilobite"), args.steps),
+        "gridgames_trilobite_7x6": aec_rate(lambda: TwoPlayerEnv("trilobite"), args.steps),
         "pettingzoo_connect_four_v3": aec_rate(connect_four_v3.env, args.steps),
         "gridgames_trilobite_10x10_line5": aec_rate(
-            lambda: StonesEnv("trilobite", "width=10,height=10,line=5"), args.steps),
+            lambda: TwoPlayerEnv("trilobite", "width=10,height=10,line=5"), args.steps),
         "gridgames_polar_level1": gym_rate(PuzzleEnv("polar"), args.steps),
         "gridgames_twomino_n6": gym_rate(PuzzleEnv("twomino", "n=6"), args.steps),
         "gridgames_ishido": gym_rate(PuzzleEnv("ishido"), args.steps),

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from gridgames.core.game import DRAW, ONGOING, WON, Game, Status
+from gridgames.core.params import Params
 from gridgames.core.result import Budget
-from gridgames.envs import PuzzleEnv, StonesEnv, VsAiEnv
+from gridgames.core.rng import Rng
+from gridgames.envs import PuzzleEnv, TwoPlayerEnv, VsAiEnv
 from gridgames.envs.puzzles import ILLEGAL_PENALTY, STEP_COST
+from gridgames.registry import default_games
 from gridgames.session import Session
+
+ENVS = Path(__file__).resolve().parents[1] / "src" / "gridgames" / "envs"
 
 TWO_PLAYER = [("tictactoe", ""), ("trilobite", ""), ("trilobite", "width=9,height=7,line=5"),
               ("trilobite", "width=4,height=4,line=3")]
@@ -27,8 +35,8 @@ PUZZLES = [("polar", ""), ("polar", "pack=original,level=3"), ("twomino", "n=4")
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("game, params", TWO_PLAYER)
 def test_pettingzoo_api_and_seed_tests(game, params):
-    api_test(StonesEnv(game, params, render_mode="ansi"), num_cycles=200)
-    seed_test(lambda: StonesEnv(game, params), num_cycles=100)
+    api_test(TwoPlayerEnv(game, params, render_mode="ansi"), num_cycles=200)
+    seed_test(lambda: TwoPlayerEnv(game, params), num_cycles=100)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -44,7 +52,7 @@ def test_gymnasium_env_checker_against_our_ai():
 
 
 def test_a_win_a_loss_and_the_masks():
-    env = StonesEnv("tictactoe", render_mode="ansi")
+    env = TwoPlayerEnv("tictactoe", render_mode="ansi")
     env.reset(seed=1)
     x, o = env.possible_agents
     cell = {"a1": 0, "b1": 1, "c1": 2, "a2": 3, "b2": 4}  # cells read left to right
@@ -65,7 +73,7 @@ def test_a_win_a_loss_and_the_masks():
 
 
 def test_an_illegal_action_loses_as_in_pettingzoo():
-    env = StonesEnv("trilobite", "width=4,height=4,line=3")
+    env = TwoPlayerEnv("trilobite", "width=4,height=4,line=3")
     env.reset()
     x, o = env.possible_agents
     for _ in range(4):
@@ -91,7 +99,7 @@ def test_puzzle_rewards_and_illegal_actions_change_nothing():
     solution = mino.game.solver.solve(mino.state, Budget()).value  # the engine's solver
     rewards = []
     for move in solution:  # played through the environment: solved at the last move
-        _, reward, terminated, _, _ = mino.step(mino.encoding.bar_moves.index(move))
+        _, reward, terminated, _, _ = mino.step(mino.encoding.moves(mino.state).index(move))
         rewards.append(reward)
     assert terminated and rewards == [STEP_COST] * (len(solution) - 1) + [1.0]
 
@@ -143,3 +151,118 @@ def test_the_worked_example_trains_an_agent_that_never_loses_to_random():
     lines = answer.stdout.splitlines()
     assert lines[1].startswith("against random: ") and lines[1].endswith(" 0 lost of 100")
     assert lines[2] == "against perfect: 0 won, 100 drawn, 0 lost of 100"
+
+
+def test_the_environments_name_no_game():
+    """They read a game's envelope and encoding capability, never which game it is."""
+    games = default_games()
+    names = {"stones"}  # the stone games' view kind, besides their names
+    for game in games.values():
+        start = game.new_state(game.parse_params(""), game.new_desc(game.parse_params(""),
+                                                                     Rng("names")))
+        names |= {game.name, game.title.lower(), game.view(start)["kind"]}
+    for path in ENVS.glob("*.py"):
+        text = path.read_text(encoding="utf-8").lower()
+        named = sorted(name for name in names if name in text)
+        assert not named, f"{path.name} names {named}"
+
+
+def read_text(codes):
+    """A generic observation back as text: ASCII codes padded with zeros."""
+    return bytes(codes[codes > 0].tolist()).decode("ascii")
+
+
+def without_encoding(name):
+    """An installed game as a plugin without the encoding capability would be."""
+    return default_games()[name].replaced(encoding=None)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_game_without_an_encoding_gets_one_from_its_envelope():
+    cells = PuzzleEnv(without_encoding("ishido"), render_mode="ansi")
+    assert cells.action_space.n == 8 * 12 and cells.max_steps == 66  # its max_moves
+    observation, info = cells.reset(seed=7)
+    assert read_text(observation) == cells.game.text(cells.state)
+    legal = cells.game.legal_moves(cells.state)
+    assert [cells.encoding.move(cells.state, int(a)) for a in np.flatnonzero(
+        info["action_mask"])] == sorted(legal, key=lambda m: cells.game.view(
+            cells.state)["actions"][legal.index(m)]["cell"])
+    check_env(cells)
+    edges = PuzzleEnv(without_encoding("twomino"), "n=3")
+    assert edges.action_space.n == (4 + 1) * 3 + 4 * (3 + 1)  # every edge of 4 rows x 3 cols
+    edges.reset(seed=5)
+    solution = edges.game.solver.solve(edges.state, Budget()).value
+    for move in solution:  # `clear` is no action, but the bars are
+        _, reward, terminated, _, _ = edges.step(edges.encoding.moves(edges.state).index(move))
+    assert terminated and reward == 1.0
+    check_env(edges)
+    with pytest.raises(ValueError, match="no cell or edge"):
+        PuzzleEnv(without_encoding("polar"))  # its moves are directions
+
+
+@dataclass(frozen=True)
+class NoParams(Params):
+    pass
+
+
+class Corners(Game):
+    """A two-player game for the test: take the cells of a 2x2 board in turn; whoever takes
+    the corner a1 moves again. The one with more cells wins."""
+
+    name, title, summary, renderer = "corners", "Corners", "a test game", "corners.js"
+    params_type = NoParams
+    players, player_names = 2, ("A", "B")
+
+    def new_desc(self, params, rng):
+        return "----"
+
+    def new_state(self, params, desc):
+        return (desc, 0)
+
+    def max_moves(self, params):
+        return 4
+
+    def legal_moves(self, state):
+        cells, _ = state
+        return [] if "-" not in cells else [
+            "ab"[i % 2] + str(i // 2 + 1) for i, c in enumerate(cells) if c == "-"]
+
+    def apply(self, state, move):
+        cells, mover = state
+        index = self.legal_moves(state).index(move)  # ValueError for any other
+        cell = [i for i, c in enumerate(cells) if c == "-"][index]
+        cells = cells[:cell] + "AB"[mover] + cells[cell + 1:]
+        return (cells, mover if cell == 0 else 1 - mover)
+
+    def status(self, state):
+        cells, mover = state
+        if "-" in cells:
+            return Status(ONGOING, f"{'AB'[mover]} to move")
+        a, b = cells.count("A"), cells.count("B")
+        return Status(DRAW, "a draw") if a == b else Status(WON, "won", winner=int(b > a))
+
+    def current_player(self, state):
+        return None if "-" not in state[0] else state[1]
+
+    def text(self, state):
+        cells = state[0].replace("-", "·")  # not ASCII: the generic observation shows ?
+        return cells[:2] + "\n" + cells[2:]
+
+    def own_view(self, state):
+        return {"kind": "corners", "rows": 2, "cols": 2, "cells": list(state[0])}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_any_two_player_game_and_a_player_who_moves_twice():
+    api_test(TwoPlayerEnv(Corners(), render_mode="ansi"), num_cycles=50)
+    env = TwoPlayerEnv(Corners())
+    env.reset()
+    a, b = env.possible_agents
+    assert read_text(env.observe(a)["observation"]) == "??\n??"
+    env.step(0)  # A takes the corner a1: A again
+    assert env.agent_selection == a and env.observe(b)["action_mask"].sum() == 0
+    env.step(1)  # A takes b1: B's turn
+    assert env.agent_selection == b
+    env.step(2)
+    env.step(3)
+    assert env.terminations == {a: True, b: True} and env.rewards == {a: 1, b: -1}

@@ -1,7 +1,8 @@
-"""Environments for learning agents, thin adapters over the engines (no rule lives here):
+"""Environments for learning agents, thin adapters over the engines (no rule lives here, and
+no game is named: a game's view and its optional `encoding` capability say it all):
 
-- `StonesEnv` (twoplayer.py): PettingZoo AEC environments for tic-tac-toe and Trilobite;
-- `PuzzleEnv` (puzzles.py): Gymnasium environments for Polar, 2mino and Ishido;
+- `TwoPlayerEnv` (twoplayer.py): PettingZoo AEC environments for the two-player games;
+- `PuzzleEnv` (puzzles.py): Gymnasium environments for the one-player games;
 - `VsAiEnv` (opponents.py): a two-player game as a Gymnasium environment against one of the
   game's AI levels.
 
@@ -20,6 +21,6 @@ except ImportError as err:  # say how to get them, not just what is missing
 
 from gridgames.envs.opponents import VsAiEnv
 from gridgames.envs.puzzles import PuzzleEnv
-from gridgames.envs.twoplayer import StonesEnv
+from gridgames.envs.twoplayer import TwoPlayerEnv
 
-__all__ = ["PuzzleEnv", "StonesEnv", "VsAiEnv"]
+__all__ = ["PuzzleEnv", "TwoPlayerEnv", "VsAiEnv"]

@@ -1,6 +1,6 @@
 """A two-player game as a single-agent Gymnasium environment: the other seat is played by
-one of the game's own AI levels (tic-tac-toe: random, easy, perfect; Trilobite: easy,
-medium, hard, perfect), within a budget, for training against "hard" or "perfect".
+one of the game's own AI levels (`gridgames list` names them), within a budget, for training
+against the strongest.
 
 It wraps the PettingZoo environment (twoplayer.py), so the observations, actions, rewards and
 the illegal-action rule are the same; the opponent's moves happen inside `reset` (when it
@@ -14,22 +14,24 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from gridgames.core.game import Game
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
-from gridgames.envs.twoplayer import StonesEnv
+from gridgames.envs.twoplayer import TwoPlayerEnv
 
 DEFAULT_BUDGET = Budget(nodes=200_000, seconds=2.0)
 
 
 class VsAiEnv(gymnasium.Env):
-    """`VsAiEnv("tictactoe", level="perfect")`: the agent plays `seat` (0 moves first)."""
+    """`VsAiEnv(name, level=...)`: the agent plays `seat` (0 moves first) of any two-player
+    game with an AI player."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, game: str = "tictactoe", params: str = "", level: str | None = None,
+    def __init__(self, game: str | Game, params: str = "", level: str | None = None,
                  seat: int = 0, budget: Budget = DEFAULT_BUDGET,
                  render_mode: str | None = None) -> None:
-        self.inner = StonesEnv(game, params, render_mode)
+        self.inner = TwoPlayerEnv(game, params, render_mode)
         ai = self.inner.game.ai
         if ai is None:
             raise ValueError(f"{self.inner.game.title} has no AI player")

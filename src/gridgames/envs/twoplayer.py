@@ -1,10 +1,10 @@
-"""PettingZoo AEC environments for the two-player games (tic-tac-toe, Trilobite at any size
-and line length), shaped like PettingZoo's own classic environments (`tictactoe_v3`,
-`connect_four_v3`):
+"""PettingZoo AEC environments for the two-player games, any installed game included, shaped
+like PettingZoo's own classic board-game environments:
 
-- agents "player_0" (moves first) and "player_1"; `Discrete` actions (a cell, or a column);
-- observations {"observation": planes (rows, cols, 2) of the observing player's stones and
-  the opponent's, "action_mask": which actions are legal};
+- agents "player_0" (moves first) and "player_1"; the agent to act is the game's
+  `current_player`, so a game where a player may move twice in a row is followed as it is;
+- `Discrete` actions and observations from the game's encoding (encoding.py), as
+  {"observation": ..., "action_mask": which actions are legal};
 - rewards +1 / -1 at a win, 0 at a draw; an illegal action ends the game as a loss (-1) for
   its player, as PettingZoo's TerminateIllegalWrapper does;
 - render_mode "ansi": `render()` returns the game's own text board.
@@ -19,40 +19,38 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from gridgames.core.game import DRAW
+from gridgames.core.game import DRAW, Game
 from gridgames.core.rng import Rng
-from gridgames.envs.encoding import Encoding, Seen
-from gridgames.registry import default_games
+from gridgames.envs.encoding import encoder_for, find_game
 
 
-class StonesEnv(AECEnv):
-    """`StonesEnv("trilobite", "width=7,height=6,line=4")`: any two-player game of stones."""
+class TwoPlayerEnv(AECEnv):
+    """`TwoPlayerEnv(name, "param=value,...")`: any two-player game, by name or as a game
+    object."""
 
-    metadata = {"render_modes": ["ansi"], "name": "gridgames_stones_v0",
-                "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": "gridgames_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str = "tictactoe", params: str = "",
+    def __init__(self, game: str | Game, params: str = "",
                  render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.game = default_games().get_game(game)
+        self.game = find_game(game)
         if self.game.players != 2:
             raise ValueError(f"{self.game.title} is not a two-player game")
         self.params = self.game.parse_params(params)
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"gridgames_{game}_v0"}
+        self.metadata = {**self.metadata, "name": f"gridgames_{self.game.name}_v0"}
         start = self.game.new_state(self.params, self.game.new_desc(self.params, Rng("start")))
-        self.encoding = Encoding(self.game.view(start))
+        self.encoding = encoder_for(self.game, self.params, start)
         self.possible_agents = ["player_0", "player_1"]
         observation = spaces.Dict({
-            "observation": self.encoding.observation_space(),
+            "observation": self.encoding.observation_space,
             "action_mask": spaces.Box(0, 1, (self.encoding.n_actions,), dtype="int8")})
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.encoding.n_actions)
                               for a in self.possible_agents}
         self.state: Any = start
-        self.seen = Seen(self.game)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -72,11 +70,10 @@ class StonesEnv(AECEnv):
         self.agent_selection = self.agents[self.game.current_player(self.state) or 0]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view, legal = self.seen(self.state)
         seat = self.possible_agents.index(agent)
-        legal = legal if agent == self.agent_selection else []
-        return {"observation": self.encoding.observe(view, seat),
-                "action_mask": self.encoding.mask(view, legal)}
+        legal = None if agent == self.agent_selection else []
+        return {"observation": self.encoding.observe(self.state, seat),
+                "action_mask": self.encoding.mask(self.state, legal)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -86,9 +83,8 @@ class StonesEnv(AECEnv):
         self._cumulative_rewards[agent] = 0
         seat = self.possible_agents.index(agent)
         other = self.possible_agents[1 - seat]
-        view, legal = self.seen(self.state)
-        move = self.encoding.move(view, action)
-        if move is None or move not in legal:
+        move = self.encoding.move(self.state, action)
+        if move is None or move not in self.encoding.legal(self.state):
             self.rewards = {agent: -1, other: 0}  # an illegal action loses, and ends it
             self.terminations = {a: True for a in self.agents}
             self.infos[agent] = {"illegal": True}
@@ -110,7 +106,7 @@ class StonesEnv(AECEnv):
     def encoding_action(self, move: str) -> int:
         """The action that stands for a move of this position (for opponents that name
         moves, such as the game's own AI)."""
-        named = self.encoding.moves(self.seen(self.state)[0])
+        named = self.encoding.moves(self.state)
         if move not in named:
             raise ValueError(f"{move!r} is no action here")
         return named.index(move)
@@ -124,6 +120,6 @@ class StonesEnv(AECEnv):
         pass
 
 
-def env(game: str = "tictactoe", params: str = "", render_mode: str | None = None) -> StonesEnv:
+def env(game: str | Game, params: str = "", render_mode: str | None = None) -> TwoPlayerEnv:
     """A two-player game as a PettingZoo AEC environment."""
-    return StonesEnv(game, params, render_mode)
+    return TwoPlayerEnv(game, params, render_mode)
