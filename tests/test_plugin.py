@@ -143,9 +143,10 @@ rng = np.random.default_rng(7)
 outcomes = set()
 for episode in range(20):
     env.reset(seed=episode)
-    movers = []
+    movers, rewards = [], {{agent: 0 for agent in env.possible_agents}}
     for agent in env.agent_iter():
         observation, reward, done, truncated, info = env.last()
+        rewards[agent] += reward
         if done or truncated:
             env.step(None)
             continue
@@ -153,7 +154,7 @@ for episode in range(20):
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert len(movers) == 12, movers  # every line, none refused
     status = env.game.status(env.state)
-    red, blue = env._cumulative_rewards["player_0"], env._cumulative_rewards["player_1"]
+    red, blue = rewards["player_0"], rewards["player_1"]
     expected = (0, 0) if status.winner is None else (1, -1) if status.winner == 0 else (-1, 1)
     assert (red, blue) == expected, (status, red, blue)
     outcomes.add(status.kind)
@@ -165,7 +166,7 @@ print("checked", sorted(outcomes))
 
 @pytest.mark.slow
 def test_the_environment_checks_pass(plugin_python):
-    script = ENV_CHECKS.format(puzzle_env="PuzzleEnv", two_player_env="StonesEnv")
+    script = ENV_CHECKS.format(puzzle_env="PuzzleEnv", two_player_env="TwoPlayerEnv")
     result = subprocess.run([str(plugin_python), "-c", script], capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]

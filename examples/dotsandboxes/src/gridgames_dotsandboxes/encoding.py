@@ -1,8 +1,10 @@
 """What a learning agent sees of Dots and Boxes (the `encoding` capability that
-gridgames.envs reads): one action per line of the board, in the rules' reading order, and an
-observation of the lines drawn and the boxes each side owns, from the observer's seat, so a
-policy learnt as Red also reads a position as Blue. Gymnasium is imported inside the methods:
-the game loads without the `rl` extra.
+gridgames.envs reads): one action per line of the board, in the rules' reading order, and
+the board as an image on the doubled lattice (2 rows + 1, 2 cols + 1) where a line sits
+between two dots and a box between four, with three channels: the lines drawn, the
+observer's boxes, the opponent's boxes. Seen from the observer's seat, a policy learnt as
+Red also reads a position as Blue. NumPy and Gymnasium are imported inside the methods: the
+game loads without the `rl` extra.
 """
 
 from __future__ import annotations
@@ -24,17 +26,21 @@ class DotsEncoding(Encoding):
         import numpy as np
         from gymnasium import spaces
 
-        return spaces.Dict({
-            "lines": spaces.MultiBinary(self.action_count(params)),
-            # Plane 0: the observer's boxes; plane 1: the opponent's.
-            "boxes": spaces.Box(0, 1, (2, params.rows, params.cols), np.int8)})
+        return spaces.Box(0, 1, (2 * params.rows + 1, 2 * params.cols + 1, 3), np.int8)
 
     def observe(self, state: DotsState, seat: int | None) -> Any:
         import numpy as np
 
         params = state.params
         me = 0 if seat is None else seat
-        owners = np.array([-1 if owner is None else owner for owner in state.boxes])
-        boxes = np.stack([owners == me, owners == 1 - me]).astype(np.int8)
-        return {"lines": np.array([drawer != UNDRAWN for drawer in state.lines], dtype=np.int8),
-                "boxes": boxes.reshape(2, params.rows, params.cols)}
+        image = np.zeros((2 * params.rows + 1, 2 * params.cols + 1, 3), dtype=np.int8)
+        cols = params.cols + 1  # dots in a row
+        for (a, b), drawer in zip(layout(params.rows, params.cols)[0], state.lines,
+                                  strict=True):
+            if drawer != UNDRAWN:  # a line's place is the sum of its dots' places
+                image[a // cols + b // cols, a % cols + b % cols, 0] = 1
+        for box, owner in enumerate(state.boxes):
+            if owner is not None:
+                row, col = divmod(box, params.cols)
+                image[2 * row + 1, 2 * col + 1, 1 if owner == me else 2] = 1
+        return image
