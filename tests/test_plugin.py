@@ -292,3 +292,93 @@ def test_dotsandboxes_played_online_to_the_end(plugin_server):
         assert final["status"]["kind"] == "draw" and final["legal_moves"] == []
         assert final["status"]["message"] == "It's a draw, 2 boxes each"
         assert final["moves"] == DOTS_GAME
+
+
+# --- Dots and Boxes' own rules, read from its source folder: importing the package does not
+# register it (only an installed entry point does), so the shared registry stays as it is.
+
+@pytest.fixture(scope="module")
+def dots():
+    source = str(PLUGINS["dotsandboxes"] / "src")
+    sys.path.insert(0, source)
+    try:
+        from gridgames_dotsandboxes import make_game
+
+        yield make_game()
+    finally:
+        sys.path.remove(source)
+
+
+def dots_after(game, moves, params="rows=2,cols=2"):
+    from gridgames.core.rng import Rng
+
+    p = game.parse_params(params)
+    state = game.new_state(p, game.new_desc(p, Rng("start")))
+    for move in moves:
+        state = game.apply(state, move)
+    return state
+
+
+def test_dots_a_box_taken_scores_and_its_player_draws_again(dots):
+    state = dots_after(dots, DOTS_GAME[:5])
+    assert dots.current_player(state) == 1
+    state = dots.apply(state, "a2-b2")  # the top-left box's fourth side
+    assert state.boxes[0] == 1 and dots.current_player(state) == 1
+    assert dots.status(state).message == "Blue took a box: Blue draws again · Red 0 – Blue 1"
+    state = dots.apply(state, "a2-a3")  # closes nothing: the turn passes
+    assert dots.current_player(state) == 0
+    # One line that is the fourth side of two boxes takes both.
+    two = dots_after(dots, ["a1-b1", "b1-c1", "a1-a2", "c1-c2", "a2-b2", "b2-c2", "b1-b2"])
+    assert two.boxes[:2] == (0, 0) and dots.current_player(two) == 0
+
+
+def test_dots_the_end_and_refusals(dots):
+    from gridgames.core.errors import BadInput, IllegalMove
+
+    end = dots_after(dots, DOTS_GAME)
+    status = dots.status(end)
+    assert status.kind == "draw" and status.winner is None and dots.legal_moves(end) == []
+    assert dots.current_player(end) is None
+    state = dots_after(dots, ["a1-b1"])
+    for move, why in (("a1-b1", "already drawn"), ("b1-a1", "top or left first"),
+                      ("a1-b2", "not a line"), ("a1-a4", "not a line")):
+        with pytest.raises(IllegalMove, match=why):
+            dots.apply(state, move)
+    p = dots.parse_params("rows=2,cols=2")
+    with pytest.raises(BadInput, match="no complete box"):
+        dots.new_state(p, "10/110/10/000/00")  # the top-left box drawn whole
+    with pytest.raises(BadInput, match="rows of digits"):
+        dots.new_state(p, "00/000/00/000")
+
+
+def test_dots_lines_are_the_edges_of_the_boxes_grid(dots):
+    """The envelope's places: the lines are exactly the boxes' grid's edges, the border's
+    included, each named once."""
+    from gridgames.core.envelope import all_edges
+    from gridgames.core.grid import Grid
+
+    state = dots_after(dots, [], "rows=2,cols=3")
+    actions = dots.view(state)["actions"]
+    assert [a["move"] for a in actions] == dots.legal_moves(state)
+    edges = [tuple(a["edge"]) for a in actions]
+    assert sorted(edges) == sorted((e.cell, e.side) for e in all_edges(Grid(2, 3)))
+    assert {"move": "a1-b1", "edge": [0, "N"]} in actions
+    assert {"move": "d2-d3", "edge": [5, "E"]} in actions  # the right border, bottom row
+    assert {"move": "b3-c3", "edge": [4, "S"]} in actions  # the bottom border
+
+
+def test_dots_ai_takes_a_box_and_does_not_give_one(dots):
+    from gridgames.core.result import BEST_FOUND, Budget
+    from gridgames.core.rng import Rng
+
+    budget = Budget(nodes=1000)
+    offered = dots_after(dots, DOTS_GAME[:5])  # Blue to move; a2-b2 takes a box
+    for level in ("greedy", "careful"):
+        found = dots.ai.choose(offered, level, Rng("t"), budget)
+        assert found.value == "a2-b2" and found.status == BEST_FOUND and found.note
+    # The top-right box has no side drawn and the three others two each: only its top and
+    # right sides give no box a third side, and the careful level draws one of them.
+    quiet = dots_after(dots, ["a1-b1", "c2-c3", "a1-a2", "b3-c3", "a2-a3", "a3-b3"])
+    picked = {dots.ai.choose(quiet, "careful", Rng(str(seed)), budget).value
+              for seed in range(20)}
+    assert picked == {"b1-c1", "c1-c2"}
