@@ -80,7 +80,6 @@ export function createBoard(container, { onMove }) {
     claims: [],
     shortcuts: [],
     moveHelp: "Move the cursor from line to line; Enter or Space draws that line",
-    focus() { svg?.focus(); },
     destroy() {},
   };
 }
