@@ -14,7 +14,8 @@ from gridgames.web.caching import Caching
 from tests.conftest import make_app
 
 FILES = ["/", "/play/trilobite", "/static/js/shell.js", "/static/css/style.css",
-         "/games/polar/renderer.js", "/favicon.ico", "/docs", "/docs-assets/swagger-ui.css"]
+         "/games/polar/renderer.js", "/games/polar/renderer.css", "/favicon.ico", "/docs",
+         "/docs-assets/swagger-ui.css"]
 
 
 def test_pages_and_their_files_are_revalidated_and_answered_304_while_unchanged(tmp_path):

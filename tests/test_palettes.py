@@ -1,5 +1,5 @@
-"""Colour-blind safety of the palettes, read from the files the pages use (style.css and the
-renderers), so that a bad change to a colour there fails here.
+"""Colour-blind safety of the palettes, read from the files the pages use (style.css, each
+game's stylesheet and the renderers), so that a bad change to a colour there fails here.
 
 Every pair of colours a player must tell apart is simulated for deuteranopia, protanopia and
 tritanopia (Machado et al. 2009 at full severity, as colorspacious does it) and must stay at
@@ -21,6 +21,8 @@ colorspacious = pytest.importorskip("colorspacious")
 SRC = Path(__file__).resolve().parents[1] / "src" / "gridgames"
 STYLE = SRC / "web" / "static" / "css" / "style.css"
 ISHIDO_JS = SRC / "games" / "ishido" / "ishido.js"
+TICTACTOE_CSS = SRC / "games" / "tictactoe" / "tictactoe.css"
+TWOMINO_CSS = SRC / "games" / "twomino" / "twomino.css"
 MIN_DE = 10.0
 VISIONS = [None, "deuteranomaly", "protanomaly", "tritanomaly"]
 THEMES = ["light", "dark"]
@@ -113,11 +115,13 @@ def css_rules(text: str) -> list[tuple[str, dict[str, str]]]:
 
 
 class Stylesheet:
-    """Resolves colours of style.css for a theme: var(), hex, transparent and
-    color-mix(in srgb, ...), as far as our own stylesheet uses them."""
+    """Resolves colours of style.css, and of a game's stylesheet after it, for a theme: var(),
+    hex, transparent and color-mix(in srgb, ...), as far as our own stylesheets use them."""
 
-    def __init__(self, path: Path, theme: str):
+    def __init__(self, path: Path, theme: str, game: Path | None = None):
         self.rules = css_rules(path.read_text(encoding="utf-8"))
+        if game is not None:
+            self.rules += css_rules(game.read_text(encoding="utf-8"))
         self.variables: dict[str, str] = {}
         roots = [":root"] + ([':root[data-theme="dark"]'] if theme == "dark" else [])
         for root in roots:
@@ -127,7 +131,7 @@ class Stylesheet:
 
     def declared(self, selector: str, prop: str) -> str:
         values = [body[prop] for sel, body in self.rules if sel == selector and prop in body]
-        assert values, f"style.css has no {prop} for {selector}"
+        assert values, f"no {prop} for {selector}"
         return values[-1]
 
     def colour(self, value: str) -> tuple:
@@ -186,7 +190,7 @@ def palette_ishido(name: str, theme: str) -> dict[str, tuple]:
 
 def palette_stones(theme: str, game: str) -> dict[str, tuple]:
     """The two players' colours (Trilobite uses the defaults; tic-tac-toe has its own)."""
-    sheet = Stylesheet(STYLE, theme)
+    sheet = Stylesheet(STYLE, theme, TICTACTOE_CSS if game == "tictactoe" else None)
     if game == "tictactoe":
         scoped = '[data-game="tictactoe"]'
         for selector in ([scoped] + ([f':root[data-theme="dark"] {scoped}']
@@ -198,22 +202,25 @@ def palette_stones(theme: str, game: str) -> dict[str, tuple]:
             "player 2": opaque(sheet.colour("var(--p1)"))}
 
 
+MINO = '[data-game="twomino"] '
+
+
 def palette_twomino_board(theme: str) -> dict[str, tuple]:
-    sheet = Stylesheet(STYLE, theme)
+    sheet = Stylesheet(STYLE, theme, TWOMINO_CSS)
     background = opaque(sheet.colour("var(--bg)")) + (1.0,)
     return {"not found": background[:3],
-            "found once": sheet.fill(".mino-found", background),
-            "found twice or more": sheet.fill(".mino-found.twice", background)}
+            "found once": sheet.fill(MINO + ".mino-found", background),
+            "found twice or more": sheet.fill(MINO + ".mino-found.twice", background)}
 
 
 def palette_twomino_samples(theme: str) -> dict[str, tuple]:
-    sheet = Stylesheet(STYLE, theme)
+    sheet = Stylesheet(STYLE, theme, TWOMINO_CSS)
     page = opaque(sheet.colour("var(--bg)")) + (1.0,)
-    background = sheet.fill(".mino-samples-bg", page) + (1.0,)
-    assert sheet.declared(".mino-sample", "fill") == "none"
+    background = sheet.fill(MINO + ".mino-samples-bg", page) + (1.0,)
+    assert sheet.declared(MINO + ".mino-sample", "fill") == "none"
     return {"not found": background[:3],
-            "found once": sheet.fill(".mino-sample.once", background),
-            "found twice or more": sheet.fill(".mino-sample.more", background)}
+            "found once": sheet.fill(MINO + ".mino-sample.once", background),
+            "found twice or more": sheet.fill(MINO + ".mino-sample.more", background)}
 
 
 PALETTES = {

@@ -42,7 +42,7 @@ def test_the_wheel_holds_the_data_files(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("gridgames/py.typed", "gridgames/web/static/game.html",
                    "gridgames/web/static/docs.html", "gridgames/web/static/js/shell.js",
-                   "gridgames/web/static/css/style.css",
+                   "gridgames/web/static/css/style.css", "gridgames/games/polar/polar.css",
                    "gridgames/games/polar/levels/gridgames.txt",
                    "gridgames/games/polar/levels/original.txt",
                    "gridgames/games/polar/levels/expert.txt",

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -240,6 +240,15 @@ def _pages(app: FastAPI, games: Games) -> None:
         carries its own (docs/adding-a-game.md)."""
         return FileResponse(_renderer_path(games.get_game(name)),
                             media_type="text/javascript")
+
+    @app.get("/games/{name}/renderer.css", include_in_schema=False, response_model=None)
+    def renderer_css(name: str) -> FileResponse | Response:
+        """The renderer's stylesheet, `<name>.css` beside its module; an empty one for a game
+        that has none, so that the page links every game's alike."""
+        path = _renderer_path(games.get_game(name)).with_suffix(".css")
+        if not path.is_file():
+            return Response(b"", media_type="text/css")
+        return FileResponse(path, media_type="text/css")
 
 
 def _renderer_path(game: Game) -> Path:

@@ -21,8 +21,8 @@ export function createBoard(container, { onMove }) {
     drawLights(svg, view);
     view.moves.forEach((move, cell) => {
       const x = cell % view.cols, y = Math.floor(cell / view.cols);
-      if (move === hint) el("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, fill: "none", stroke: "#4477AA", "stroke-width": 0.08, "data-hint": move }, svg);
-      if (cursor === cell) el("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, fill: "none", stroke: "currentColor", "stroke-width": 0.05, "stroke-dasharray": "0.1 0.06" }, svg);
+      if (move === hint) el("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, class: "lo-hint", "data-hint": move }, svg);
+      if (cursor === cell) el("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, class: "lo-cursor" }, svg);
     });
     svg.addEventListener("pointerup", (event) => {
       if (event.button !== 0) return;
@@ -50,7 +50,6 @@ export function createBoard(container, { onMove }) {
     claims: [],
     shortcuts: [],
     moveHelp: "Move the cursor; Enter or Space presses that light",
-    focus() { svg?.focus(); },
     destroy() {},
   };
 }
@@ -58,10 +57,11 @@ export function createBoard(container, { onMove }) {
 function drawLights(svg, view) {
   view.lights.forEach((on, cell) => {
     const x = cell % view.cols, y = Math.floor(cell / view.cols);
-    // A lit cell is light with a sun mark, an unlit one dark: never colour alone.
-    const g = el("g", { "data-cell": cell, "data-on": on ? "1" : "0" }, svg);
-    el("rect", { x: x + 0.08, y: y + 0.08, width: 0.84, height: 0.84, rx: 0.12, fill: on ? "#EEDD88" : "#33415c", stroke: "#222", "stroke-width": 0.03 }, g);
-    if (on) el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, fill: "#CC7722" }, g);
+    // A lit cell is light with a sun mark, an unlit one dark (lightsout.css): never colour
+    // alone.
+    const g = el("g", { "data-cell": cell, "data-on": on ? "1" : "0", class: on ? "lo-cell lit" : "lo-cell" }, svg);
+    el("rect", { x: x + 0.08, y: y + 0.08, width: 0.84, height: 0.84, rx: 0.12, class: "lo-lamp" }, g);
+    if (on) el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: "lo-sun" }, g);
   });
 }
 

@@ -332,7 +332,6 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     activate,
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
-    focus() { svg?.focus(); },
     shortcuts: [["v", "Assist: show valid cells with their points", () => toggle("assist")],
       ["i", "Change the tile pictures", () => cycle("images", IMAGE_SETS)],
       ["k", "Change the tile colours", () => cycle("palette", PALETTES)]],

@@ -201,8 +201,8 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
       return true;
     },
     moveHelp: "Move or push (also the arrow buttons, or a swipe)",
+    layout: "wide",
     setEnabled(value) { enabled = value; },
-    focus() { svg?.focus(); },
     shortcuts: [],
     destroy() { toolbar?.querySelectorAll(".polar-pad, #level-select, #next-level, #polar-info").forEach((n) => n.remove()); },
   };

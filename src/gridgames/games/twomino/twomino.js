@@ -243,7 +243,6 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     activate() { if (cursor === null) moveCursor(0, 0); else toggle(cursor); },
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
-    focus() { svg?.focus(); },
     shortcuts: controls ? [["x", "Clear: turn off every unlocked bar", () => controls.clear.click()]] : [],
     moveHelp: "Move the bar cursor (Space or Enter toggles the bar)",
     get cursorBar() { return cursor === null ? null : view.bars[cursor].move; },

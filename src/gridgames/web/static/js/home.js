@@ -61,6 +61,7 @@ async function showUnfinished() {
     const item = document.createElement("li");
     item.className = "card";
     item.dataset.session = entry.session;
+    item.dataset.game = entry.game;
     item.innerHTML = `<a class="preview"></a><h2></h2><p class="when"></p><a class="play-link">Continue</a>`;
     item.querySelector("h2").textContent = entry.title;
     list.appendChild(item);

@@ -239,7 +239,6 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     shortcuts: fetchAnalysis ? [["y", "Analysis: the exact score of every column", () => toggleAnalysis()]] : [],
     destroy() { analysisButton?.remove(); },
     setEnabled(value) { enabled = value; overlay(); },
-    focus() { svg?.focus(); },
   };
 }
 

@@ -1,0 +1,98 @@
+// Starting the game page: the game's card and renderer, then the game the address names (a
+// link to an online game, a session kept on the server, a game ID with its moves) or a new
+// one; and the address kept up to date, so that a reload or a shared URL finds the game.
+import { api } from "./api.js";
+import { $, PERSON, gameName, page, saved } from "./page.js";
+import { loadRenderer } from "./renderers.js";
+import { initTheme } from "./theme.js";
+import { forgetGame } from "./unfinished.js";
+import { createClock } from "./clock.js";
+import { createReplay } from "./replay.js";
+import { drawPosition, show, showNotice } from "./show.js";
+import { act, openSession } from "./actions.js";
+import { openLink } from "./linked.js";
+import { wireControls } from "./controls.js";
+
+export async function start() {
+  initTheme($("theme"));
+  document.body.dataset.game = gameName;
+  try {
+    const cards = await api("GET", "/api/v1/games");
+    page.card = cards.find((c) => c.name === gameName);
+  } catch (error) {
+    showNotice(`Cannot load the games: ${error.message}`);
+    return;
+  }
+  try {
+    page.renderer = await loadRenderer(gameName);
+  } catch (error) {
+    showNotice(`Cannot load this game's board: ${error.message}`);
+    return;
+  }
+  const card = page.card;
+  $("title").textContent = card.title;
+  document.title = `${card.title} · gridgames`;
+  page.clock = createClock($("clock"));
+  page.replay = createReplay({ draw: drawPosition, leave: () => { if (page.current) show(page.current, {}); },
+    act: (method, path, body) => act(method, path, body, { animate: false }), notice: showNotice });
+  $("moves-box").open = window.matchMedia("(min-width: 900px) and (min-height: 500px)").matches;
+  wireControls();
+  await openFromAddress(new URLSearchParams(location.search));
+}
+
+async function openFromAddress(query) {
+  if (query.get("link")) {  // a seat's or a spectator's link to an online game
+    if (await openLink(query.get("link"))) return;
+  }
+  if (query.get("session")) {  // the game this page was showing: on the server, if it still is
+    try {
+      show(await api("GET", `/api/v1/sessions/${encodeURIComponent(query.get("session"))}`), {});
+      return;
+    } catch (error) {
+      if (error.status !== 404) {
+        showNotice(`Cannot load this game: ${error.message}`);
+        return;
+      }
+      forgetGame(query.get("session"));
+      showNotice(query.get("id") ? "This game is no longer kept on the server (games nobody plays for a while are removed): here it is again from its moves."
+        : "This game is no longer kept on the server (games nobody plays for a while are removed). Here is a new game.", "info");
+    }
+  }
+  if (query.get("id")) {
+    try {
+      await openSession({ id: query.get("id"), moves: splitMoves(query.get("moves")), seats: parseSeats(query.get("seats")) });
+      return;
+    } catch (error) {
+      showNotice(`This link could not be opened (${error.message}). Here is a new game instead.`);
+    }
+  }
+  await openSession({ game: gameName, params: saved("params") || "",
+    seats: parseSeats(query.get("seats")) || saved("seats") || defaultSeats() });
+}
+
+// Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
+function defaultSeats() {
+  const card = page.card;
+  if (card.players < 2 || card.ai_levels.length === 0) return undefined;
+  return [PERSON, card.default_ai_level];
+}
+
+function splitMoves(text) {
+  return text ? text.split(" ").filter(Boolean) : [];
+}
+
+function parseSeats(text) {
+  return text ? text.split(",") : undefined;
+}
+
+export function updateUrl() {
+  const { current, table } = page;
+  if (table) {
+    history.replaceState(null, "", `${location.pathname}?link=${encodeURIComponent(table.token)}`);
+    return;
+  }
+  const query = new URLSearchParams({ session: current.session, id: current.id });
+  if (current.moves.length) query.set("moves", current.moves.join(" "));
+  if (current.seats.some((s) => s !== PERSON)) query.set("seats", current.seats.join(","));
+  history.replaceState(null, "", `${location.pathname}?${query}`);
+}

@@ -1,0 +1,52 @@
+// The page's buttons and dialogs wired to what they do, and the statistics dialog.
+import { $, gameName, page, remember } from "./page.js";
+import { renderStats, resetStats } from "./stats.js";
+import { showClock, showNotice } from "./show.js";
+import { command, newGame } from "./actions.js";
+import { aiMove, cancelThinking, runCheck, showHint, showSolution, togglePause } from "./machine.js";
+import { linkAction, playOnline, shareWatch } from "./linked.js";
+import { applySeats, openSettings, startFromSettings } from "./settings.js";
+import { onKey, openHelp } from "./keys.js";
+
+export function openStats() {
+  fillStats();
+  $("stats-dialog").showModal();
+}
+
+function fillStats() {
+  $("stats-confirm").hidden = true;
+  renderStats($("stats-body"), gameName, { players: page.card.players, scoreOrder: page.card.score_order });
+}
+
+export function wireControls() {
+  $("cancel-thinking").addEventListener("click", cancelThinking);
+  $("notice").addEventListener("click", () => { $("notice").hidden = true; });
+  $("play-online").addEventListener("click", playOnline);
+  $("share").addEventListener("click", shareWatch);
+  $("draw").addEventListener("click", () => linkAction("offer", { kind: "draw" }));
+  $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) linkAction("resign"); });
+  $("new").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
+  $("again").addEventListener("click", () => newGame().catch((e) => showNotice(e.message)));
+  $("undo").addEventListener("click", () => command("undo"));
+  $("redo").addEventListener("click", () => command("redo"));
+  $("restart").addEventListener("click", () => command("restart"));
+  $("hint").addEventListener("click", showHint);
+  $("check").addEventListener("click", runCheck);
+  $("aimove").addEventListener("click", () => aiMove(true));
+  $("solve").addEventListener("click", showSolution);
+  $("stats").addEventListener("click", openStats);
+  $("stats-reset").addEventListener("click", () => { $("stats-confirm").hidden = false; $("stats-reset-no").focus(); });
+  $("stats-reset-no").addEventListener("click", () => { $("stats-confirm").hidden = true; });
+  $("stats-reset-yes").addEventListener("click", () => { resetStats(gameName); fillStats(); $("stats-reset").focus(); });
+  $("show-clock").addEventListener("change", (event) => { remember("clock", event.target.checked); showClock(); });
+  $("pause").addEventListener("click", togglePause);
+  $("settings").addEventListener("click", openSettings);
+  $("help").addEventListener("click", openHelp);
+  // The close event comes a task later: by then the panel may have been opened again.
+  $("help-dialog").addEventListener("close", () => {
+    if (!$("help-dialog").open) $("help-picture").textContent = "";
+  });
+  $("start-new").addEventListener("click", startFromSettings);
+  $("apply-seats").addEventListener("click", applySeats);
+  document.addEventListener("keydown", onKey);
+}

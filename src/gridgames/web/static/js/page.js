@@ -1,0 +1,54 @@
+// The game page's state, in one object the page's modules share (the only module-level
+// state they have), and the small questions every module asks of it.
+
+export const $ = (id) => document.getElementById(id);
+export const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+export const PERSON = "person";
+
+export const page = {
+  card: null,        // the game's description from /api/v1/games
+  renderer: null,    // the game's renderer module (docs/adding-a-game.md)
+  current: null,     // the last payload from the server
+  board: null,       // the renderer's board object
+  boardKind: null,   // the view kind the board was made for
+  hintMove: null,    // the move the last hint points at, until the next action
+  paused: false,     // AI against AI: paused by the person
+  token: 0,          // bumps on every action, so that late AI answers are dropped
+  thinking: false,   // the server computes for this page (an AI move, a hint...)
+  table: null,       // online: the link this page holds (online.js), else null
+  clock: null,       // the puzzle's elapsed-time clock (clock.js)
+  replay: null,      // the move list and the stepper (replay.js)
+  actions: Promise.resolve(),  // the queue of changes sent to the server (actions.js)
+  noticeTimer: null, // hides the notice
+  aiTimer: null,     // the next AI move's wait
+};
+
+// What the game can do besides its rules: "ai", "solver", "hints", "checker", "analyzer"...
+export function can(capability) {
+  return page.card.capabilities.includes(capability);
+}
+
+export function isPuzzle() {
+  return page.card.players === 1;
+}
+
+// Who plays the move now: PERSON, an AI level, or null (nobody: the game is over, or online
+// it is the other seat's turn).
+export function seatToMove() {
+  const current = page.current;
+  if (page.table) {
+    const you = current?.online?.you;
+    return you !== null && you !== undefined && current.to_move === you && !current.status.over ? PERSON : null;
+  }
+  if (!current || current.to_move === null || current.to_move === undefined) return current && !current.status.over ? PERSON : null;
+  return current.seats[current.to_move];
+}
+
+// This browser's choices for this game (its params, seats, the clock shown).
+export function saved(key) {
+  try { return JSON.parse(localStorage.getItem(`gridgames-${gameName}-${key}`)); } catch { return null; }
+}
+
+export function remember(key, value) {
+  localStorage.setItem(`gridgames-${gameName}-${key}`, JSON.stringify(value));
+}

@@ -1,0 +1,177 @@
+// Showing the server's answer: the board (drawn by the game's renderer), the status line,
+// the buttons that apply now, notices and the thinking indicator.
+import { $, PERSON, can, gameName, isPuzzle, page, saved, seatToMove } from "./page.js";
+import { noteGame } from "./unfinished.js";
+import { noteResult } from "./stats.js";
+import { api } from "./api.js";
+import { gameBefore, newGame, playMove } from "./actions.js";
+import { scheduleAi } from "./machine.js";
+import { renderOnline } from "./linked.js";
+import { buildHelp } from "./keys.js";
+import { updateUrl } from "./boot.js";
+
+export function show(payload, { animate = false } = {}) {
+  const table = page.table;
+  if (table && payload.online) {  // online: never an older position after a newer one
+    if (table.isOlder(payload)) return;
+    table.take(payload);
+  }
+  if (page.replay.active) page.replay.close(false);
+  const before = page.current;
+  page.current = payload;
+  const view = payload.view;
+  const fresh = !page.board || page.boardKind !== view.kind;
+  if (fresh) newBoard(view);
+  page.board.render(view, { animate, hintMove: page.hintMove });
+  if (fresh) buildHelp();
+  renderOnline();
+  const status = payload.status;
+  $("status-text").textContent = status.message;
+  const swatchPlayer = status.over ? status.winner : payload.to_move;
+  $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
+  $("swatch").style.background = `var(--p${swatchPlayer})`;
+  showResult(payload, before?.session === payload.session);
+  $("gameover").hidden = !status.over;
+  $("gameover-text").textContent = status.message;
+  $("status").classList.toggle("over", status.over);  // the banner says it, in the words' place
+  announce(before, payload);
+  updateButtons();
+  updateUrl();
+  noteGame(payload);
+  page.clock.follow(payload, isPuzzle() && !table);
+  showClock();
+  page.replay.renderList(payload);
+  // A game counts in the statistics when this page saw it end.
+  if (status.over && before?.session === payload.session && !before.status.over) {
+    const card = page.card;
+    noteResult(gameName, payload, { players: card.players, scoreOrder: card.score_order, ms: page.clock.ms });
+  }
+  page.board.setEnabled(!page.thinking && seatToMove() === PERSON);
+  scheduleAi();
+}
+
+function newBoard(view) {
+  page.board?.destroy?.();
+  const board = page.renderer.createBoard($("board"), {
+    onMove: playMove, toolbar: $("game-controls"),
+    onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
+    fetchAnalysis: can("analyzer") ? () => api("GET", `/api/v1/sessions/${page.current.session}/analysis`) : null,
+  });
+  page.board = board;
+  page.boardKind = view.kind;
+  // The page's layout follows the board's shape (docs/adding-a-game.md: `layout`).
+  if (board.layout) document.body.dataset.layout = board.layout;
+  else delete document.body.dataset.layout;
+}
+
+// Screen readers hear each move and what follows ("X played a1. It's O's turn"), and any
+// other change of the status line; the status line itself is not a live region, so that
+// nothing is said twice (nor its clock every second).
+function announce(before, payload) {
+  const said = $("announce");
+  if (!before) return;
+  if (before.session !== payload.session || before.seed_id !== payload.seed_id) {
+    said.textContent = `New game. ${payload.status.message}`;
+    return;
+  }
+  const last = payload.moves[payload.moves.length - 1];
+  const moved = payload.moves.length === before.moves.length + 1 && last && !last.startsWith("!");
+  const mover = page.card.players > 1 ? payload.player_names[before.to_move] : null;
+  const move = moved ? `${mover ? `${mover} played` : "Played"} ${last}. ` : "";
+  const text = move + payload.status.message;
+  if (text !== said.textContent || moved) said.textContent = text;
+}
+
+// Machine play says how sure it is: "proven", or "best found in 2.1 s" and why. The note
+// is about the current position; after the next move the last one stays laid out unseen
+// (in the same game), so that the status line keeps its height from move to move.
+function showResult(payload, sameGame) {
+  const note = $("ai-note");
+  const result = payload.result;
+  note.classList.toggle("stale", !result);
+  if (!sameGame) note.hidden = !result;
+  if (!result) return;
+  note.hidden = false;
+  const who = payload.ai_move ? `AI (${payload.ai_level}) played ${payload.ai_move}` : "Solution";
+  note.textContent = `${who}: ${result.words}`;
+  note.title = result.note || "";
+}
+
+export function updateButtons() {
+  const { current, card } = page;
+  const over = current.status.over;
+  const linked = Boolean(page.table);
+  const playing = linked && current.online?.you !== null && current.online?.you !== undefined;
+  for (const id of ["redo", "restart", "hint", "check", "aimove", "solve", "pause", "settings"]) {
+    $(id).classList.toggle("online-hidden", linked);
+  }
+  $("undo").classList.toggle("online-hidden", linked && !playing);
+  $("new").classList.toggle("online-hidden", linked && !playing);
+  $("game-controls").classList.toggle("online-hidden", linked);  // e.g. analysis: not online
+  $("again").classList.toggle("online-hidden", linked && !playing);
+  $("again").textContent = linked ? "Rematch" : "Play again";
+  $("undo").textContent = linked ? "Takeback" : "Undo";
+  $("new").textContent = linked ? "Rematch" : "New game";
+  $("draw").hidden = !playing || over;
+  $("resign").hidden = !playing || over;
+  $("play-online").hidden = linked || card.players !== 2 || over;
+  $("share").hidden = linked || card.players === 2;
+  if (linked) {
+    const offer = current.online?.offer;
+    $("undo").disabled = !playing || over || Boolean(offer) || current.moves.length === 0;
+    $("new").disabled = !playing || !over || Boolean(offer);
+    $("draw").disabled = Boolean(offer);
+    return;
+  }
+  const lastIsRestart = current.moves[current.moves.length - 1] === "!restart";
+  $("undo").disabled = !current.can_undo && !gameBefore();
+  $("redo").disabled = !current.can_redo;
+  $("restart").disabled = current.moves.length === 0 || lastIsRestart;
+  $("hint").hidden = !can("hints");
+  $("check").hidden = !can("checker");
+  $("check").disabled = over;
+  $("hint").disabled = over || page.thinking;
+  $("aimove").hidden = card.ai_levels.length === 0;
+  $("aimove").disabled = over || page.thinking;
+  $("solve").hidden = !can("solver");
+  $("solve").disabled = over;
+  const allAi = current.seats.length > 0 && current.seats.every((s) => s !== PERSON);
+  $("pause").hidden = !allAi;
+  $("pause").textContent = page.paused ? "Resume" : "Pause";
+  $("pause").classList.toggle("active", page.paused);
+}
+
+export function showNotice(message, kind = "error") {
+  const notice = $("notice");
+  notice.textContent = message;
+  notice.classList.toggle("info", kind === "info");
+  notice.hidden = false;
+  clearTimeout(page.noticeTimer);
+  page.noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
+}
+
+export function setThinking(value, label = "AI is thinking…") {
+  page.thinking = value;
+  $("status").classList.toggle("busy", value);
+  // Idle, it is laid out unseen (the line keeps one height); nothing to cancel before a game.
+  $("cancel-thinking").hidden = value && !page.current;
+  $("thinking").textContent = label;
+  if (page.board) page.board.setEnabled(!value && seatToMove() === PERSON);
+  if (page.current) updateButtons();
+}
+
+// A position of the replay or of a solution, drawn by the game's renderer; no move from it.
+export function drawPosition(view, text) {
+  page.board.render(view, {});
+  page.board.setEnabled(false);
+  $("status-text").textContent = text;
+  $("gameover").hidden = true;
+  $("status").classList.remove("over");
+  $("swatch").hidden = true;
+  $("ai-note").classList.add("stale");  // the note is about the current position
+}
+
+export function showClock() {
+  const wanted = isPuzzle() && !page.table && (saved("clock") ?? true);
+  $("clock").hidden = !wanted;
+}
