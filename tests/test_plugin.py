@@ -203,6 +203,10 @@ def test_lightsout_played_in_the_browser_to_the_end(plugin_server, page):
     page.goto(f"{plugin_server}/play/lightsout?id=lightsout:size%3D3:010/111/010")
     expect(page.locator("#title")).to_have_text("Lights Out")
     expect(page.locator("[data-on='1']")).to_have_count(5)
+    # The lamps' colours come from the plugin's own stylesheet (lightsout.css): unstyled, an
+    # SVG rect is black.
+    assert page.locator("[data-on='1'] rect").first.evaluate(
+        "lamp => getComputedStyle(lamp).fill") == "rgb(238, 221, 136)"
     page.locator("#hint").click()  # the hint marks a cell of a fewest-press solution
     expect(page.locator("[data-hint]")).to_have_count(1)
     assert page.locator("[data-hint]").get_attribute("data-hint") == "b2"
