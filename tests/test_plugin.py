@@ -272,9 +272,11 @@ def call(url: str, method: str = "GET", body: dict | None = None) -> tuple[int, 
 
 
 @pytest.mark.slow
-def test_dotsandboxes_played_online_to_the_end(plugin_server):
-    """Two seats through their secret links, as the page plays them: the server follows the
-    rules' turn (a box taken, the same seat again) and refuses the other seat."""
+@pytest.mark.browser
+def test_dotsandboxes_played_online_to_the_end(plugin_server, page):
+    """Two seats through their secret links: Blue through the API, Red's last two lines on
+    its link's page. The server follows the rules' turn (a box taken, the same seat again)
+    and refuses the other seat."""
     api = plugin_server + "/api/v1"
     status, made = call(f"{api}/sessions", "POST", {"id": DOTS_START})
     assert status == 201, made
@@ -283,7 +285,7 @@ def test_dotsandboxes_played_online_to_the_end(plugin_server):
     seats = [online["links"][key].split("link=")[1] for key in ("you", "opponent")]
     watch = online["links"]["watch"].split("link=")[1]
     movers = []
-    for move in DOTS_GAME:
+    for move in DOTS_GAME[:10]:
         _, seen = call(f"{api}/links/{seats[0]}")
         seat = seen["to_move"]
         assert seen["legal_moves"][0] == move  # the scripted game is the first legal lines
@@ -292,7 +294,17 @@ def test_dotsandboxes_played_online_to_the_end(plugin_server):
         status, played = call(f"{api}/links/{seats[seat]}/move", "POST", {"move": move})
         assert status == 200, played
         movers.append(seat)
-    assert movers == [0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0]
+    assert movers == [0, 1, 0, 1, 0, 1, 1, 1, 0, 1]  # Blue drew again after each box
+    # Red's page, from its link: Red takes a box and, drawing again, the last one.
+    page.goto(plugin_server + online["links"]["you"])
+    expect(page.locator("#online")).to_contain_text("You play Red")
+    expect(page.locator("#status-text")).to_have_text("It's Red's turn · Red 0 – Blue 2")
+    page.locator("[data-move='a3-b3']").click()
+    expect(page.locator("#status-text")).to_have_text(
+        "Red took a box: Red draws again · Red 1 – Blue 2")
+    page.locator("[data-move='b3-c3']").click()
+    expect(page.locator("#status-text")).to_have_text("It's a draw, 2 boxes each")
+    screenshot(page, "plugin-dotsandboxes-online")
     for token in (*seats, watch):
         _, final = call(f"{api}/links/{token}")
         assert final["status"]["kind"] == "draw" and final["legal_moves"] == []
