@@ -83,10 +83,14 @@ class DotsState:
 
 
 def line_name(params: DotsParams, line: int) -> str:
-    lines = layout(params.rows, params.cols)[0]
-    dots = Grid(params.rows + 1, params.cols + 1)
-    a, b = lines[line]
-    return f"{dots.cell_name(a)}-{dots.cell_name(b)}"
+    return line_names(params.rows, params.cols)[line]
+
+
+@lru_cache(maxsize=64)
+def line_names(rows: int, cols: int) -> tuple[str, ...]:
+    """Every line's move name, in reading order (a legal move list is read from it)."""
+    names = layout(rows, cols)[1]
+    return tuple(sorted(names, key=names.__getitem__))
 
 
 def line_edge(params: DotsParams, line: int) -> Edge:
