@@ -33,8 +33,8 @@ def open_lines(state: DotsState) -> list[int]:
 
 def gives_third_side(state: DotsState, line: int) -> bool:
     """Whether drawing `line` leaves a box with three sides, for the opponent to take."""
-    of_line = layout(state.params.rows, state.params.cols)[3][line]
-    return any(sides_drawn(state, box) == 2 for box in of_line)
+    boxes = layout(state.params.rows, state.params.cols).boxes_of[line]
+    return any(sides_drawn(state, box) == 2 for box in boxes)
 
 
 class DotsAi(AiPlayer):

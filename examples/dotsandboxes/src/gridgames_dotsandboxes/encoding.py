@@ -17,7 +17,7 @@ from gridgames_dotsandboxes.game import UNDRAWN, DotsParams, DotsState, layout, 
 
 class DotsEncoding(Encoding):
     def action_count(self, params: DotsParams) -> int:
-        return len(layout(params.rows, params.cols)[0])
+        return len(layout(params.rows, params.cols).dots)
 
     def action_moves(self, state: DotsState) -> list[str | None]:
         return [line_name(state.params, line) for line in range(len(state.lines))]
@@ -35,7 +35,7 @@ class DotsEncoding(Encoding):
         me = 0 if seat is None else seat
         image = np.zeros((2 * params.rows + 1, 2 * params.cols + 1, 3), dtype=np.int8)
         cols = params.cols + 1  # dots in a row
-        for (a, b), drawer in zip(layout(params.rows, params.cols)[0], state.lines,
+        for (a, b), drawer in zip(layout(params.rows, params.cols).dots, state.lines,
                                   strict=True):
             if drawer != UNDRAWN:  # a line's place is the sum of its dots' places
                 image[a // cols + b // cols, a % cols + b % cols, 0] = 1

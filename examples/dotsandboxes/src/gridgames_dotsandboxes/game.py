@@ -15,8 +15,10 @@ lines drawn, as long as no box is complete (a box nobody took would belong to no
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from gridgames.core.envelope import Edge, Place, edge
@@ -36,13 +38,19 @@ class DotsParams(Params):
     cols: int = param(3, lo=2, hi=8, help="columns of boxes")
 
 
-@lru_cache(maxsize=64)
-def layout(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], dict[str, int],
-                                            tuple[tuple[int, int, int, int], ...],
-                                            tuple[tuple[int, ...], ...]]:
-    """The board's lines in reading order as (dot, dot) pairs, each line's index by name,
-    each box's four sides (top, left, right, bottom) and each line's boxes (one on the
-    border, two inside)."""
+@dataclass(frozen=True)
+class Layout:
+    """Where the lines and boxes of a board are: the same for every position of a size."""
+
+    dots: tuple[tuple[int, int], ...]  # each line's two dots, lines in reading order
+    names: tuple[str, ...]  # each line's move name
+    index: Mapping[str, int]  # a move name's line
+    sides: tuple[tuple[int, int, int, int], ...]  # each box's top, left, right, bottom
+    boxes_of: tuple[tuple[int, ...], ...]  # each line's boxes: one on the border, two inside
+
+
+@lru_cache(maxsize=64)  # one per board size: 7 x 7 sizes at most
+def layout(rows: int, cols: int) -> Layout:
     dots = Grid(rows + 1, cols + 1)
     lines: list[tuple[int, int]] = []
     for r in range(rows + 1):
@@ -50,9 +58,9 @@ def layout(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], dict[str,
         if r < rows:
             lines.extend((dots.index(r, c), dots.index(r + 1, c)) for c in range(cols + 1))
     index = {pair: i for i, pair in enumerate(lines)}
-    names = {f"{dots.cell_name(a)}-{dots.cell_name(b)}": i for i, (a, b) in enumerate(lines)}
+    names = tuple(f"{dots.cell_name(a)}-{dots.cell_name(b)}" for a, b in lines)
     sides = []
-    of_line: list[list[int]] = [[] for _ in lines]
+    boxes_of: list[list[int]] = [[] for _ in lines]
     for r in range(rows):
         for c in range(cols):
             top_left, top_right = dots.index(r, c), dots.index(r, c + 1)
@@ -61,8 +69,9 @@ def layout(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], dict[str,
                    index[top_right, bottom_right], index[bottom_left, bottom_right])
             sides.append(box)
             for line in box:
-                of_line[line].append(r * cols + c)
-    return tuple(lines), names, tuple(sides), tuple(tuple(b) for b in of_line)
+                boxes_of[line].append(r * cols + c)
+    return Layout(tuple(lines), names, MappingProxyType({n: i for i, n in enumerate(names)}),
+                  tuple(sides), tuple(tuple(b) for b in boxes_of))
 
 
 @dataclass(frozen=True)
@@ -83,20 +92,13 @@ class DotsState:
 
 
 def line_name(params: DotsParams, line: int) -> str:
-    return line_names(params.rows, params.cols)[line]
-
-
-@lru_cache(maxsize=64)
-def line_names(rows: int, cols: int) -> tuple[str, ...]:
-    """Every line's move name, in reading order (a legal move list is read from it)."""
-    names = layout(rows, cols)[1]
-    return tuple(sorted(names, key=names.__getitem__))
+    return layout(params.rows, params.cols).names[line]
 
 
 def line_edge(params: DotsParams, line: int) -> Edge:
     """The edge of the boxes' grid a line is (core/envelope.py)."""
     rows, cols = params.rows, params.cols
-    (r1, c1), (r2, c2) = (divmod(dot, cols + 1) for dot in layout(rows, cols)[0][line])
+    (r1, c1), (r2, c2) = (divmod(dot, cols + 1) for dot in layout(rows, cols).dots[line])
     boxes = Grid(rows, cols)
     if r1 == r2:  # across: the top of the box below it, or the bottom of the last row's
         return edge(boxes, boxes.index(min(r1, rows - 1), c1), "N" if r1 < rows else "S")
@@ -104,14 +106,14 @@ def line_edge(params: DotsParams, line: int) -> Edge:
 
 
 def sides_drawn(state: DotsState, box: int) -> int:
-    sides = layout(state.params.rows, state.params.cols)[2][box]
+    sides = layout(state.params.rows, state.params.cols).sides[box]
     return sum(state.lines[line] != UNDRAWN for line in sides)
 
 
 def boxes_closed_by(state: DotsState, line: int) -> int:
     """How many boxes drawing `line` (not drawn yet) would complete: 0, 1 or 2."""
-    of_line = layout(state.params.rows, state.params.cols)[3][line]
-    return sum(sides_drawn(state, box) == 3 for box in of_line)
+    boxes = layout(state.params.rows, state.params.cols).boxes_of[line]
+    return sum(sides_drawn(state, box) == 3 for box in boxes)
 
 
 class DotsAndBoxes(Game):
@@ -150,7 +152,7 @@ class DotsAndBoxes(Game):
         return state
 
     def max_moves(self, params: DotsParams) -> int:
-        return len(layout(params.rows, params.cols)[0])
+        return len(layout(params.rows, params.cols).dots)
 
     def legal_moves(self, state: DotsState) -> list[str]:
         return [line_name(state.params, line) for line, drawer in enumerate(state.lines)
@@ -158,7 +160,7 @@ class DotsAndBoxes(Game):
 
     def parse_line(self, params: DotsParams, move: str) -> int:
         """The line a move names; IllegalMove saying how lines are written."""
-        line = layout(params.rows, params.cols)[1].get(move.lower())
+        line = layout(params.rows, params.cols).index.get(move.lower())
         if line is None:
             raise IllegalMove(f"{move!r} is not a line of this board: name two neighbouring "
                               "dots, top or left first, like a1-b1 or a1-a2")
@@ -176,7 +178,7 @@ class DotsAndBoxes(Game):
         lines[line] = player
         after = DotsState(state.params, tuple(lines), state.boxes)
         boxes = list(state.boxes)
-        for box in layout(state.params.rows, state.params.cols)[3][line]:
+        for box in layout(state.params.rows, state.params.cols).boxes_of[line]:
             if sides_drawn(after, box) == 4:
                 boxes[box] = player
         took = boxes != list(state.boxes)
@@ -203,7 +205,7 @@ class DotsAndBoxes(Game):
     def text(self, state: DotsState) -> str:
         """Dots as +, drawn lines as --- and |, a taken box by its owner's initial."""
         rows, cols = state.params.rows, state.params.cols
-        lines = layout(rows, cols)[0]
+        lines = layout(rows, cols).dots
         drawn = {pair for pair, drawer in zip(lines, state.lines, strict=True)
                  if drawer != UNDRAWN}
         dots = Grid(rows + 1, cols + 1)
@@ -232,7 +234,7 @@ class DotsAndBoxes(Game):
 
     def own_view(self, state: DotsState) -> dict[str, Any]:
         params = state.params
-        lines, _, _, of_line = layout(params.rows, params.cols)
+        board = layout(params.rows, params.cols)
         dots = Grid(params.rows + 1, params.cols + 1)
         over = state.over
         return {
@@ -246,12 +248,10 @@ class DotsAndBoxes(Game):
             "boxes": list(state.boxes),
             # Each line with its two dots as [row, col]; `by` is who drew it (2: drawn at
             # the start, None: not drawn) and `legal` whether it may be drawn now.
-            "lines": [{"move": line_name(params, i), "from": list(dots.row_col(a)),
-                       "to": list(dots.row_col(b)),
+            "lines": [{"move": name, "from": list(dots.row_col(a)), "to": list(dots.row_col(b)),
                        "by": None if drawer == UNDRAWN else drawer,
-                       "legal": drawer == UNDRAWN and not over,
-                       "boxes": list(of_line[i])}
-                      for i, ((a, b), drawer) in enumerate(zip(lines, state.lines,
-                                                               strict=True))],
+                       "legal": drawer == UNDRAWN and not over}
+                      for name, (a, b), drawer in zip(board.names, board.dots, state.lines,
+                                                      strict=True)],
             "last": None if state.last is None else line_name(params, state.last),
         }
