@@ -45,6 +45,36 @@ def test_gymnasium_env_checker_on_the_puzzles(game, params):
     check_env(PuzzleEnv(game, params, render_mode="ansi"))
 
 
+INSTALLED = list(default_games())  # plugins included
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", INSTALLED)
+def test_every_installed_game_has_an_environment(name):
+    """A plugin gets these checks too: with its encoding capability, or without one."""
+    game = default_games()[name]
+    if game.players == 1:
+        check_env(PuzzleEnv(name, render_mode="ansi"))
+    else:
+        api_test(TwoPlayerEnv(name, render_mode="ansi"), num_cycles=50)
+    if game.encoding is None:
+        return
+    p = game.parse_params("")
+    state = game.new_state(p, game.new_desc(p, Rng("encoding")))
+    space = game.encoding.observation_space(p)
+    rng = np.random.default_rng(0)
+    for _ in range(30):  # the capability answers as it says, along a random game
+        moves = game.encoding.action_moves(state)
+        assert len(moves) == game.encoding.action_count(p)
+        named = [m for m in moves if m is not None]
+        assert len(named) == len(set(named))
+        assert space.contains(game.encoding.observe(state, game.current_player(state)))
+        legal = game.legal_moves(state)
+        if not legal:
+            break
+        state = game.apply(state, legal[int(rng.integers(len(legal)))])
+
+
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_gymnasium_env_checker_against_our_ai():
     check_env(VsAiEnv("tictactoe", level="random", seat=1))

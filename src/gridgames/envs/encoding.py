@@ -8,8 +8,8 @@ whether it is legal now, come from the engine.
   `all_edges` order) where they act on edges; which of the two it uses is read from the
   start position. Moves that act on no place are not actions. The observation is the game's
   own text board as its ASCII codes (a character outside printable ASCII reads as `?`), in a
-  fixed-length array padded with zeros: the same in both kinds of environment, since
-  PettingZoo wants arrays.
+  fixed-length array padded with zeros (a longer text is cut): the same in both kinds of
+  environment, since PettingZoo wants arrays.
 """
 
 from __future__ import annotations
