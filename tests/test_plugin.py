@@ -123,13 +123,13 @@ def test_the_conformance_suite_runs_on_both(plugin_python):
 
 
 # Run in the plugins' environment: Gymnasium's checker on Lights Out, PettingZoo's API test
-# on Dots and Boxes, then whole random games of Dots and Boxes through the environment, the
-# rewards checked against the engine's result.
+# on Dots and Boxes (and Gymnasium's on it against its AI), then whole random games of Dots
+# and Boxes through the environment, the rewards checked against the engine's result.
 ENV_CHECKS = """
 import numpy as np
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
-from gridgames.envs import {puzzle_env}, {two_player_env}
+from gridgames.envs import VsAiEnv, {puzzle_env}, {two_player_env}
 
 lights = {puzzle_env}("lightsout", "size=3")
 check_env(lights, skip_render_check=True)
@@ -137,6 +137,10 @@ observation, info = lights.reset(seed=1)
 assert info["action_mask"].sum() == 9, info
 
 api_test({two_player_env}("dotsandboxes", "rows=2,cols=3"), num_cycles=200)
+# Against its own AI as a one-agent environment: the AI's lines, taken boxes and all, happen
+# inside step.
+check_env(VsAiEnv("dotsandboxes", "rows=2,cols=2", level="careful", seat=1),
+          skip_render_check=True)
 
 env = {two_player_env}("dotsandboxes", "rows=2,cols=2")
 rng = np.random.default_rng(7)
