@@ -112,10 +112,10 @@ function drawBoard(container, view) {
     if (line.move === view.last) g.classList.add("dab-last");
     if (line.by !== null) g.setAttribute("data-by", line.by);
     // A wide transparent band under the line: easy to hit with a finger, and a box the
-    // cursor and the hint colour in.
+    // cursor and the hint colour in. Its inside takes the pointer whatever its paint.
     const across = y1 === y2;
     el("rect", {
-      class: "dab-hit", fill: "transparent",
+      class: "dab-hit", fill: "transparent", "pointer-events": "fill",
       x: across ? x1 + 0.12 : x1 - 0.15, y: across ? y1 - 0.15 : y1 + 0.12,
       width: across ? 0.76 : 0.3, height: across ? 0.3 : 0.76, rx: 0.08,
     }, g);
