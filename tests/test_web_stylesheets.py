@@ -105,3 +105,52 @@ def test_a_game_without_a_stylesheet_gets_an_empty_one(client):
 
 def test_an_unknown_game_has_no_stylesheet(client):
     assert client.get("/games/nosuchgame/renderer.css").status_code == 404
+
+
+# --- in the browser: the page links each renderer's stylesheet and its rules apply ---
+
+def linked_stylesheets(page) -> list[str]:
+    return page.locator('head link[rel="stylesheet"]').evaluate_all(
+        "links => links.map((l) => new URL(l.href).pathname)")
+
+
+@pytest.mark.browser
+def test_the_home_page_links_every_game_stylesheet(page, server_url):
+    from playwright.sync_api import expect
+
+    page.goto(server_url)
+    expect(page.locator(".card")).to_have_count(len(GAMES))
+    expect(page.locator('.card[data-game="polar"] .polar-ice')).to_have_count(1)
+    linked = linked_stylesheets(page)
+    for name in GAMES:
+        assert linked.count(f"/games/{name}/renderer.css") == 1, linked
+    # polar.css's ice, not the SVG default (black)
+    ice = page.locator('.card[data-game="polar"] .polar-ice').evaluate(
+        "e => getComputedStyle(e).fill")
+    assert ice == "rgb(232, 244, 250)"
+
+
+@pytest.mark.browser
+def test_a_wide_board_gets_the_wide_layout_and_its_shape(page, server_url):
+    from playwright.sync_api import expect
+
+    page.goto(f"{server_url}/play/polar")
+    expect(page.locator("body")).to_have_attribute("data-layout", "wide")
+    assert "/games/polar/renderer.css" in linked_stylesheets(page)
+    box = page.locator("#board-wrap").bounding_box()
+    assert box["width"] / box["height"] == pytest.approx(6, rel=0.02)
+    controls = page.locator("#controls").bounding_box()
+    assert controls["y"] >= box["y"] + box["height"] - 1  # under the board, at 1100x760 too
+
+
+@pytest.mark.browser
+def test_other_boards_keep_the_page_layout(page, server_url):
+    from playwright.sync_api import expect
+
+    page.goto(f"{server_url}/play/trilobite")
+    expect(page.locator("#board svg")).to_be_visible()
+    assert page.locator("body").get_attribute("data-layout") is None
+    assert "/games/trilobite/renderer.css" in linked_stylesheets(page)  # empty, and loaded
+    board = page.locator("#board-wrap").bounding_box()
+    controls = page.locator("#controls").bounding_box()
+    assert controls["x"] >= board["x"] + board["width"] - 1  # beside the board

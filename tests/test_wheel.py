@@ -103,6 +103,7 @@ def test_the_installed_app_runs(installed, tmp_path):
                 time.sleep(0.3)
         for path in ("/", "/play/polar", "/docs", "/docs-assets/swagger-ui-bundle.js",
                      "/static/js/shell.js", "/api/v1/games/polar/levels",
+                     "/games/polar/renderer.css",
                      *(f"/games/{g}/renderer.js" for g in
                        ("tictactoe", "trilobite", "ishido", "polar", "twomino"))):
             with urllib.request.urlopen(base + path, timeout=10) as answer:
