@@ -14,6 +14,7 @@ and the session's one browser serve both plugins.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -76,6 +77,25 @@ def test_the_plugin_sources_are_outside_the_package():
         assert name not in (ROOT / "pyproject.toml").read_text()
         package = folder / "src" / f"gridgames_{name}"
         assert (package / f"{name}.js").is_file() and (package / f"{name}.css").is_file()
+
+
+def test_the_plugins_keep_the_renderer_and_stylesheet_contracts():
+    """What the front end's tests hold the built-ins to (docs/adding-a-game.md, section 5),
+    read the same way for both examples: the board has every member the page calls, and
+    every rule of the stylesheet is scoped to its game."""
+    from tests.test_web_renderer_contract import REQUIRED
+    from tests.test_web_stylesheets import selectors
+
+    for name, folder in PLUGINS.items():
+        package = folder / "src" / f"gridgames_{name}"
+        js = (package / f"{name}.js").read_text(encoding="utf-8")
+        assert re.search(r"^export function createBoard\b", js, re.M), name
+        assert re.search(r"^export function drawPreview\b", js, re.M), name
+        board = js[js.rindex("\n  return {"):]  # the board object createBoard returns
+        for member in REQUIRED:
+            assert re.search(rf"^\s+(get )?{member}\b", board, re.M), f"{name}: no {member}"
+        found = selectors((package / f"{name}.css").read_text(encoding="utf-8"))
+        assert found and all(f'[data-game="{name}"]' in sel for sel in found), (name, found)
 
 
 @pytest.mark.slow
