@@ -109,7 +109,7 @@ class LightsOut(Game):
             lines.append(f"{r + 1} " + " ".join("O" if on else "." for on in row))
         return "\n".join(lines)
 
-    def view(self, state: LightsOutState) -> dict[str, Any]:
+    def own_view(self, state: LightsOutState) -> dict[str, Any]:
         grid = state.grid
         return {
             "kind": "lightsout",
