@@ -181,7 +181,7 @@ for episode in range(20):
     red, blue = rewards["player_0"], rewards["player_1"]
     expected = (0, 0) if status.winner is None else (1, -1) if status.winner == 0 else (-1, 1)
     assert (red, blue) == expected, (status, red, blue)
-    outcomes.add(status.kind)
+    outcomes.add(status.outcome)
     # A box taken means the same player again: somewhere one agent moved twice in a row.
     assert any(a == b for a, b in zip(movers, movers[1:])), movers
 print("checked", sorted(outcomes))
@@ -381,7 +381,7 @@ def test_dots_the_end_and_refusals(dots):
 
     end = dots_after(dots, DOTS_GAME)
     status = dots.status(end)
-    assert status.kind == "draw" and status.winner is None and dots.legal_moves(end) == []
+    assert status.outcome == "draw" and status.winner is None and dots.legal_moves(end) == []
     assert dots.current_player(end) is None
     state = dots_after(dots, ["a1-b1"])
     for move, why in (("a1-b1", "already drawn"), ("b1-a1", "top or left first"),
