@@ -127,6 +127,10 @@ def test_broken_link_shows_a_message_and_a_fresh_game(page, server_url):
     expect(page.locator("#status-text")).to_have_text("It's X's turn")
     page.goto(f"{server_url}/play/tictactoe?id={TTT}&moves=a1+a1")
     expect(page.locator("#notice")).to_contain_text("already taken")
+    for query in ("seats=person,nobody", f"id={TTT}&seats=person,nobody"):
+        page.goto(f"{server_url}/play/tictactoe?{query}")
+        expect(page.locator("#notice")).to_contain_text("Here is a new game instead")
+        expect(page.locator("#status-text")).to_have_text("It's X's turn")
 
 
 def test_settings_change_the_board_and_players(page, server_url):

@@ -66,8 +66,35 @@ async function openFromAddress(query) {
       showNotice(`This link could not be opened (${error.message}). Here is a new game instead.`);
     }
   }
-  await openSession({ game: gameName, params: saved("params") || "",
-    seats: parseSeats(query.get("seats")) || saved("seats") || defaultSeats() });
+  const asked = parseSeats(query.get("seats"));
+  if (asked) {
+    try {
+      await openSession({ game: gameName, params: saved("params") || "", seats: asked });
+      return;
+    } catch (error) {
+      showNotice(`These seats could not be used (${error.message}). Here is a new game instead.`);
+    }
+  }
+  await openNew();
+}
+
+// A new game with the settings this browser keeps; if they are refused (kept by an older
+// version, say), the game's defaults.
+async function openNew() {
+  try {
+    await openSession({ game: gameName, params: saved("params") || "", seats: saved("seats") || defaultSeats() });
+    return;
+  } catch (error) {
+    if (!saved("params") && !saved("seats")) {
+      showNotice(`Cannot start a game: ${error.message}`);
+      return;
+    }
+  }
+  try {
+    await openSession({ game: gameName, params: "", seats: defaultSeats() });
+  } catch (error) {
+    showNotice(`Cannot start a game: ${error.message}`);
+  }
 }
 
 // Alone at a two-player game, a person most often wants an opponent: the AI's middle level.
