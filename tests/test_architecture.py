@@ -93,8 +93,10 @@ def test_every_game_folder_has_the_same_shape():
             continue
         assert (folder / "game.py").exists(), f"{folder.name}: no game.py"
         assert (folder / "__init__.py").read_text().count("def make_game") == 1
-        js = list(folder.glob("*.js"))
-        assert [p.name for p in js] == [f"{folder.name}.js"], f"{folder.name}: renderer"
+        js = [p.name for p in folder.glob("*.js")]
+        assert f"{folder.name}.js" in js, f"{folder.name}: no renderer"
+        assert all(n.startswith(f"{folder.name}-") for n in js if n != f"{folder.name}.js"), \
+            f"{folder.name}: a module beside the renderer is named <game>-<part>.js: {js}"
         game_imports = GRAPH[f"gridgames.games.{folder.name}.game"]
         for machine in ("ai", "solver", "fastsolver", "generator", "commands"):
             assert f"gridgames.games.{folder.name}.{machine}" not in game_imports, \

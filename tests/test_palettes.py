@@ -20,7 +20,7 @@ colorspacious = pytest.importorskip("colorspacious")
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "gridgames"
 STYLE = SRC / "web" / "static" / "css" / "style.css"
-ISHIDO_JS = SRC / "games" / "ishido" / "ishido.js"
+ISHIDO_JS = SRC / "games" / "ishido" / "ishido-look.js"
 TICTACTOE_CSS = SRC / "games" / "tictactoe" / "tictactoe.css"
 TWOMINO_CSS = SRC / "games" / "twomino" / "twomino.css"
 MIN_DE = 10.0
@@ -176,7 +176,7 @@ def opaque(colour: tuple) -> tuple:
 def ishido_palettes() -> dict[str, list[str]]:
     text = ISHIDO_JS.read_text(encoding="utf-8")
     found = re.findall(r"(\w+): \{ name: \"[^\"]+\", colours: \[([^\]]+)\]", text)
-    assert found, "no palette found in ishido.js"
+    assert found, "no palette found in ishido-look.js"
     return {name: re.findall(r"\"(#[0-9A-Fa-f]{6})\"", colours) for name, colours in found}
 
 

@@ -99,7 +99,7 @@ def test_ishido_facts():
 
 
 def test_ishido_colours_and_birds_are_the_pages():
-    page = (ROOT / "src/gridgames/games/ishido/ishido.js").read_text(encoding="utf-8")
+    page = (ROOT / "src/gridgames/games/ishido/ishido-look.js").read_text(encoding="utf-8")
     text = doc("ishido")
     tol = re.findall(r"#[0-9A-F]{6}", text.split("Paul Tol's", 1)[1].split("|", 1)[0])
     assert len(tol) == 6

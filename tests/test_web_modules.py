@@ -1,6 +1,6 @@
-"""The page's JavaScript modules (web/static/js): each small, with one job; the game page's
-state in one object (page.js) and no other module-level state; every import names something
-its module exports."""
+"""The page's JavaScript modules (web/static/js) and the games' renderers: each small, with
+one job; the game page's state in one object (page.js) and no other module-level state (a
+renderer keeps its board's in the board); every import names something its module exports."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 JS = Path(__file__).resolve().parents[1] / "src" / "gridgames" / "web" / "static" / "js"
+GAMES = Path(__file__).resolve().parents[1] / "src" / "gridgames" / "games"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MODULES = sorted(JS.glob("*.js"))
+RENDERERS = sorted([*GAMES.glob("*/*.js"), *EXAMPLES.glob("*/src/*/*.js")])
 MAX_LINES = 300
 STATE = "page.js"
 IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"\./([\w-]+\.js)";', re.M)
@@ -34,16 +37,18 @@ def exported(text: str) -> set[str]:
 
 def test_the_modules_are_found():
     assert {"shell.js", STATE, "stones.js"} <= {p.name for p in MODULES}
+    assert {"ishido.js", "ishido-look.js", "lightsout.js", "dotsandboxes.js"} <= \
+        {p.name for p in RENDERERS}
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+@pytest.mark.parametrize("path", MODULES + RENDERERS, ids=[p.name for p in MODULES + RENDERERS])
 def test_no_module_is_over_300_lines(path):
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.name}: {lines} lines"
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p.name != STATE],
-                         ids=[p.name for p in MODULES if p.name != STATE])
+@pytest.mark.parametrize("path", [p for p in MODULES + RENDERERS if p.name != STATE],
+                         ids=[p.name for p in MODULES + RENDERERS if p.name != STATE])
 def test_no_module_keeps_state_of_its_own(path):
     held = top_level_state(path.read_text(encoding="utf-8"))
     assert not held, f"{path.name}: module-level state {held} (the page's belongs in {STATE})"
@@ -62,10 +67,10 @@ def test_the_state_check_sees_state():
         "let a = 1;", "var b;", "export let c = 3;", "const d = new Map();"]
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+@pytest.mark.parametrize("path", MODULES + RENDERERS, ids=[p.name for p in MODULES + RENDERERS])
 def test_every_import_is_exported(path):
     for names, source in IMPORT.findall(path.read_text(encoding="utf-8")):
-        target = JS / source
+        target = path.parent / source
         assert target.exists(), f"{path.name} imports {source}, which is not there"
         have = exported(target.read_text(encoding="utf-8"))
         for name in (n.split(" as ")[0].strip() for n in names.split(",") if n.strip()):

@@ -107,6 +107,24 @@ def test_an_unknown_game_has_no_stylesheet(client):
     assert client.get("/games/nosuchgame/renderer.css").status_code == 404
 
 
+def test_a_renderer_module_is_served_beside_it(client):
+    """A renderer imports its other modules by relative paths (Ishido's look)."""
+    answer = client.get("/games/ishido/ishido-look.js")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/javascript")
+    assert "export const PALETTES" in answer.text
+
+
+@pytest.mark.parametrize("path", ["/games/ishido/nothing.js", "/games/ishido/Ishido-Look.js",
+                                  "/games/ishido/..%2Fgame.js", "/games/ishido/.hidden.js",
+                                  "/games/nosuchgame/ishido-look.js",
+                                  "/games/ishido/" + "x" * 300 + ".js"])
+def test_nothing_else_is_served_as_a_renderer_module(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 404, path
+    assert answer.headers["content-type"].startswith("application/json")
+
+
 # --- in the browser: the page links each renderer's stylesheet and its rules apply ---
 
 def linked_stylesheets(page) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import re
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,7 +31,7 @@ from gridgames.core.errors import UnknownName
 from gridgames.core.game import Game
 from gridgames.core.stats import Histograms
 from gridgames.registry import Games, default_games
-from gridgames.store import SqlStore, Unavailable, open_store
+from gridgames.store import NotFound, SqlStore, Unavailable, open_store
 from gridgames.web.access import AccessLog
 from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.caching import Caching
@@ -58,6 +59,7 @@ SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
 MAX_BODY = 64 * 1024
 CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
 READY_SECONDS = 1.0  # /readyz answers within this, ready or not
+MODULE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # a renderer's other scripts
 log = logging.getLogger("gridgames")
 
 
@@ -241,6 +243,11 @@ def _pages(app: FastAPI, games: Games) -> None:
         return FileResponse(_renderer_path(games.get_game(name)),
                             media_type="text/javascript")
 
+    @app.get("/games/{name}/{module}.js", include_in_schema=False)
+    def renderer_module(name: str, module: str) -> FileResponse:
+        return FileResponse(_module_path(games.get_game(name), module),
+                            media_type="text/javascript")
+
     @app.get("/games/{name}/renderer.css", include_in_schema=False, response_model=None)
     def renderer_css(name: str) -> FileResponse | Response:
         """The renderer's stylesheet, `<name>.css` beside its module; an empty one for a game
@@ -249,6 +256,15 @@ def _pages(app: FastAPI, games: Games) -> None:
         if not path.is_file():
             return Response(b"", media_type="text/css")
         return FileResponse(path, media_type="text/css")
+
+
+def _module_path(game: Game, module: str) -> Path:
+    """Another ES module of the game's renderer (`<module>.js` beside it), which the renderer
+    imports by a relative path; NotFound for any other name."""
+    path = _renderer_path(game).with_name(f"{module}.js")
+    if not MODULE_NAME.fullmatch(module) or not path.is_file():
+        raise NotFound(f"{game.title} has no script {module[:40]!r}")
+    return path
 
 
 def _renderer_path(game: Game) -> Path:
