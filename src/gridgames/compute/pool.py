@@ -231,7 +231,14 @@ class ComputePool:
 
     def _run_worker(self) -> None:
         """Worker processes, one at a time, fed jobs until the pool closes; one that had to
-        be ended (cancel, deadline, crash) is replaced by a fresh one."""
+        be ended (cancel, deadline, crash) is replaced by a fresh one at once. The first
+        starts with the first job: a server (or a test) that never computes spawns none."""
+        with self._changed:
+            while not self._queue and not self._closed:
+                self._changed.wait()
+            if self._closed:
+                return
+            self._changed.notify_all()  # the other workers start too: more jobs may follow
         while True:
             process, conn = self._start_process()
             self._feed(conn)
