@@ -52,3 +52,15 @@ export function saved(key) {
 export function remember(key, value) {
   localStorage.setItem(`gridgames-${gameName}-${key}`, JSON.stringify(value));
 }
+
+// Whether the current position was reached with the Solve button's help: a `!solve` marker
+// since the last restart (or jump back to the start) among the moves that lead here. Such a
+// game is "solved with help": no celebration, and it counts as played, not won.
+export function helped(payload) {
+  let help = false;
+  for (const move of payload?.moves || []) {
+    if (move === "!restart" || move === "!jump") help = false;
+    else if (move.startsWith("!solve")) help = true;
+  }
+  return help;
+}

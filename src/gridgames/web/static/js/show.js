@@ -1,6 +1,6 @@
 // Showing the server's answer: the board (drawn by the game's renderer), the status line,
 // the buttons that apply now, notices and the thinking indicator.
-import { $, PERSON, can, gameName, isPuzzle, page, saved, seatToMove } from "./page.js";
+import { $, PERSON, can, gameName, helped, isPuzzle, page, saved, seatToMove } from "./page.js";
 import { noteGame } from "./unfinished.js";
 import { noteResult } from "./stats.js";
 import { api } from "./api.js";
@@ -22,17 +22,21 @@ export function show(payload, { animate = false } = {}) {
   const view = payload.view;
   const fresh = !page.board || page.boardKind !== view.kind;
   if (fresh) newBoard(view);
-  page.board.render(view, { animate, hintMove: page.hintMove });
+  const status = payload.status;
+  // Finished by Solve: said plainly, and the renderer draws no celebration (no win mark).
+  const withHelp = status.over && helped(payload);
+  page.board.render(view, { animate, hintMove: page.hintMove, helped: withHelp });
   if (fresh) buildHelp();
   renderOnline();
-  const status = payload.status;
-  $("status-text").textContent = status.message;
+  const message = withHelp ? `Solved with help: ${status.message.replace(/!$/, "")}` : status.message;
+  $("status-text").textContent = message;
   const swatchPlayer = status.over ? status.winner : payload.to_move;
   $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
   $("swatch").style.background = `var(--p${swatchPlayer})`;
   showResult(payload, before?.session === payload.session);
   $("gameover").hidden = !status.over;
-  $("gameover-text").textContent = status.message;
+  $("gameover-text").textContent = message;
+  $("status").classList.toggle("helped", withHelp);
   $("status").classList.toggle("over", status.over);  // the banner says it, in the words' place
   announce(before, payload);
   updateButtons();
@@ -161,8 +165,9 @@ export function setThinking(value, label = "AI is thinking…") {
 }
 
 // A position of the replay or of a solution, drawn by the game's renderer; no move from it.
+// `preview`: the renderer keeps nothing of it (no level marked solved, no win drawn).
 export function drawPosition(view, text) {
-  page.board.render(view, {});
+  page.board.render(view, { preview: true });
   page.board.setEnabled(false);
   $("status-text").textContent = text;
   $("gameover").hidden = true;
