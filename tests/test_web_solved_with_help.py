@@ -17,6 +17,7 @@ from tests.test_web_twomino import small_board
 pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1440, "height": 900}}
+KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 @pytest.fixture
@@ -121,6 +122,7 @@ def test_polar_applied_solve_is_solved_with_help(open_page, server_url, device):
     expect(page.locator("#gameover-text")).to_have_text(
         "Solved with help: Level solved in 15 moves")
     expect(page.locator("#gameover")).to_be_visible()
+    expect(page.locator("#announce")).to_contain_text("Solved with help")  # screen readers
     # No celebration: the level is not marked solved, here or in the browser's store.
     expect(page.locator("#level-select option", has_text="✓")).to_have_count(0)
     solved, _ = kept(page)
@@ -137,6 +139,18 @@ def test_polar_applied_solve_is_solved_with_help(open_page, server_url, device):
     # Undone, the level is open again and says so.
     press(page, page.locator("#undo"), touch)
     expect(status).to_contain_text("to bring home")
+    if touch:
+        return
+    # Then won by the player's own keys: that is a win, marked and counted as one (the game
+    # counted once, no longer as solved with help).
+    for move in builtin_pack()[1].info["solution"]:
+        page.keyboard.press(KEYS[move])
+    expect(page.locator("#gameover-text")).to_have_text("Level solved in 15 moves!")
+    expect(page.locator("#level-select option", has_text="✓")).to_have_text("✓ 2. Ice 1")
+    counts = open_stats(page, touch)
+    expect(counts).to_contain_text("Played1")
+    expect(counts).to_contain_text("Won1 (100%)")
+    expect(counts).not_to_contain_text("Solved with help")
 
 
 def test_twomino_applied_solve_has_no_victory(open_page, server_url):

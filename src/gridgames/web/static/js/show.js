@@ -38,7 +38,7 @@ export function show(payload, { animate = false } = {}) {
   $("gameover-text").textContent = message;
   $("status").classList.toggle("helped", withHelp);
   $("status").classList.toggle("over", status.over);  // the banner says it, in the words' place
-  announce(before, payload);
+  announce(before, payload, message);
   updateButtons();
   updateUrl();
   noteGame(payload);
@@ -71,18 +71,18 @@ function newBoard(view) {
 // Screen readers hear each move and what follows ("X played a1. It's O's turn"), and any
 // other change of the status line; the status line itself is not a live region, so that
 // nothing is said twice (nor its clock every second).
-function announce(before, payload) {
+function announce(before, payload, message) {
   const said = $("announce");
   if (!before) return;
   if (before.session !== payload.session || before.seed_id !== payload.seed_id) {
-    said.textContent = `New game. ${payload.status.message}`;
+    said.textContent = `New game. ${message}`;
     return;
   }
   const last = payload.moves[payload.moves.length - 1];
   const moved = payload.moves.length === before.moves.length + 1 && last && !last.startsWith("!");
   const mover = page.card.players > 1 ? payload.player_names[before.to_move] : null;
   const move = moved ? `${mover ? `${mover} played` : "Played"} ${last}. ` : "";
-  const text = move + payload.status.message;
+  const text = move + message;  // the status line's words ("Solved with help...")
   if (text !== said.textContent || moved) said.textContent = text;
 }
 
