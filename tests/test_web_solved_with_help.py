@@ -175,8 +175,10 @@ def test_twomino_applied_solve_has_no_victory(open_page, server_url):
         "One game was finished with Solve: counted as played, not won.")
 
 
-def test_polar_original_level_1_is_named_and_kept(open_page, server_url):
-    page = open_page(PHONE)
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_polar_original_level_1_is_named_and_kept(open_page, server_url, device):
+    touch = device == "phone"
+    page = open_page(PHONE if touch else DESKTOP)
     page.goto(f"{server_url}/play/polar")
     select = page.locator("#level-select")
     expect(select).to_have_value("gridgames:1")
@@ -194,9 +196,9 @@ def test_polar_original_level_1_is_named_and_kept(open_page, server_url):
     expect(select).to_have_value("original:1")  # kept, not snapped back to the first pack's
     expect(info).to_have_text("Moves 0 · pushes 0 · fewest 14 pushes")
     # Solve's figures agree with the page's: 14 pushes, the fewest.
-    page.locator("#solve").tap()
+    press(page, page.locator("#solve"), touch)
     expect(page.locator("#stepper-label")).to_contain_text("14 pushes, the fewest",
                                                            timeout=20000)
-    screenshot(page, "polar-original-1-solution-phone")
-    page.locator("#step-close").tap()
+    screenshot(page, f"polar-original-1-solution-{device}")
+    press(page, page.locator("#step-close"), touch)
     expect(select).to_have_value("original:1")
