@@ -217,6 +217,23 @@ def test_original_levels_load_with_column_then_row():
     assert load_levels(ORIGINAL) == levels
 
 
+def test_original_level_1_is_named_so_and_keeps_its_pack():
+    """Original level 1 is in two packs, under one name for players (no STGE ID in it): the
+    pack chosen is the one the game says it is, and each figure it shows has its level's
+    fewest moves and pushes."""
+    assert builtin_pack()[0].name == "Original level 1"
+    assert [lv.name for lv in builtin_pack("original")] == \
+        [f"Original level {n}" for n in range(1, 7)]
+    desc = builtin_pack()[0].desc()
+    for pack, best in (("gridgames", "99"), ("original", None)):
+        view = GAME.view(GAME.new_state(GAME.parse_params(f"pack={pack},level=1"), desc))
+        assert (view["pack"], view["level"], view["name"]) == (pack, 1, "Original level 1")
+        assert (view["best"], view["fewest_pushes"]) == (best, "14")
+    # A level from elsewhere still finds its pack by its board.
+    state = GAME.new_state(GAME.parse_params("pack=expert,level=3"), desc)
+    assert (state.pack, state.number) == ("gridgames", 1)
+
+
 def test_packs_and_descs_round_trip():
     levels = list(builtin_pack())
     again = read_pack(write_pack(levels))

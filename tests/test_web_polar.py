@@ -70,11 +70,12 @@ def test_hint_arrow_buttons_and_refused_moves(page, server_url):
     expect(page.locator("[data-penguin]")).to_be_visible()
     page.locator("#solve").click()  # the solution is shown step by step first
     expect(page.locator("#stepper-label")).to_contain_text("step 0 of", timeout=20000)
-    page.keyboard.press("End")
-    expect(page.locator("#status-text")).to_have_text(re.compile("^Level solved in"))
+    page.keyboard.press("End")  # the end of a preview: nothing played, nothing solved
+    expect(page.locator("#status-text")).to_have_text("Preview: the solution's end (not played)")
     page.locator("#step-apply").click()
     expect(page.locator("#stepper")).to_be_hidden()
-    expect(page.locator("#status-text")).to_have_text(re.compile("^Level solved in"))
+    expect(page.locator("#status-text")).to_have_text(
+        re.compile("^Solved with help: Level solved in"))
     page.keyboard.press("u")
     expect(page.locator("#status-text")).to_contain_text("to bring home")
 

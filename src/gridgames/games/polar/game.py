@@ -196,7 +196,7 @@ class Polar(Game):
 
     def new_state(self, params: PolarParams, desc: str) -> PolarState:
         level = parse_desc(desc)
-        found = self.levels.find(desc)
+        found = self.levels.find(desc, params.pack, params.level)
         pack, number, name = (found[0], found[1], found[2].name) if found else \
             ("", 0, "Custom level")
         return PolarState(params, level.board, level.penguin, level.hearts, name=name,
@@ -262,6 +262,7 @@ class Polar(Game):
         return "\n".join(rows) + f"\nhearts {state.hearts}  moves {state.moves}"
 
     def own_view(self, state: PolarState) -> dict[str, Any]:
+        info = self.levels.pack(state.pack)[state.number - 1].info if state.number else {}
         return {
             "kind": "polar",
             "rows": ROWS,
@@ -275,8 +276,8 @@ class Polar(Game):
             "name": state.name,
             "level": state.number or None,
             "pack": state.pack or None,
-            "best": (self.levels.pack(state.pack)[state.number - 1].info.get("best")
-                     if state.number else None),
+            "best": info.get("best"),  # moves of the best known line ("+": not proven)
+            "fewest_pushes": info.get("pushes"),  # proven fewest pushes: what Solve finds
             "events": [list(e) for e in state.events],
             "dead": dead_hearts(state.board),
             "legal": self.legal_moves(state),

@@ -148,7 +148,8 @@ def read_original(text: str) -> list[Level]:
             raise BadInput(f"original levels: level {match[1]} needs {ROWS} rows of 24 digits")
         words = [int(match[3]), int(match[4]), int(match[5])]
         words += [int(ch) for row in rows for ch in row]
-        level = _from_words(words, f"Original level {match[1]} (STGE {match[2]})")
+        # The name players see; the STGE resource ID stays in the file, not in the name.
+        level = _from_words(words, f"Original level {match[1]}")
         i += 1 + ROWS
         info = {}  # our findings after the rows: "pushes N" (proven fewest), "solution LINE"
         while i < len(lines) and (found := re.fullmatch(r"(pushes|solution) (\w+)", lines[i])):
@@ -227,7 +228,7 @@ def load_levels(path: str | Path) -> list[Level]:
 
 # The packs that ship with the game (levels/README.md says where each comes from).
 PACKS = {
-    "gridgames": ("gridgames.txt", "Level 1 from the seed, then levels made by gridgames", ""),
+    "gridgames": ("gridgames.txt", "Original level 1, then levels made by gridgames", ""),
     "original": ("original.txt", "Polar (1990): the original six levels",
                  "by Go Endo, 1990; transcribed by Paul R. Potts"),
     "expert": ("expert.txt", "Expert: levels made by gridgames, 15 pushes or more (proven)",
@@ -259,8 +260,12 @@ class PolarPacks(LevelPacks):
         packs[DEFAULT_PACK] = packs[DEFAULT_PACK] + tuple(load_levels(path))
         return PolarPacks(packs)
 
-    def find(self, desc: str) -> tuple[str, int, Level] | None:
-        """The pack and number of a level with this desc, if one of ours has it."""
+    def find(self, desc: str, pack: str = "", number: int = 0) -> tuple[str, int, Level] | None:
+        """The pack and number of a level with this desc, if one of ours has it: `pack`'s
+        level `number` first (original level 1 is in two packs: the one chosen is kept)."""
+        chosen = self.packs.get(pack, ())
+        if 0 < number <= len(chosen) and chosen[number - 1].desc() == desc:
+            return pack, number, chosen[number - 1]
         for name, levels in self.packs.items():
             for number, level in enumerate(levels, 1):
                 if level.desc() == desc:

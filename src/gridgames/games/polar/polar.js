@@ -25,10 +25,14 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   let enabled = true;
   const controls = toolbar && live ? makeControls(toolbar) : null;
   let packs = [];   // [{name, title, credit, levels: [{number, name, best}]}] from the server
+  // The page's words about the view: a preview (a solution's step: nothing of it is kept),
+  // or a level finished with Solve's help (not marked solved).
+  let shown = { preview: false, helped: false };
 
-  function render(nextView, { animate = false, hintMove = null } = {}) {
+  function render(nextView, { animate = false, hintMove = null, preview = false, helped = false } = {}) {
     view = nextView;
     hint = hintMove;
+    shown = { preview, helped };
     svg = boardSvg(container, view.cols, view.rows, view.name || "Polar level");
     svg.setAttribute("tabindex", "0");
     el("rect", { x: 0, y: 0, width: view.cols, height: view.rows, class: "polar-ice" }, svg);
@@ -164,7 +168,8 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     if (!controls || !view) return;
     const solved = solvedSet();
     const here = view.level ? `${view.pack}:${view.level}` : null;
-    if (view.hearts === 0 && here) {
+    // Only a level won by the player is marked: not a preview's end, nor a Solve's.
+    if (view.hearts === 0 && here && !shown.preview && !shown.helped) {
       solved.add(here);
       localStorage.setItem(SOLVED, JSON.stringify([...solved]));
     }
@@ -186,8 +191,17 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     }
     if (here) select.value = here;
     const packLevels = packs.find((p) => p.name === view.pack)?.levels.length || 0;
-    next.hidden = !(view.hearts === 0 && view.level && view.level < packLevels);
-    info.textContent = `Moves ${view.moves} · pushes ${view.pushes}` + (view.best ? ` · best known ${view.best}` : "");
+    next.hidden = shown.preview || !(view.hearts === 0 && view.level && view.level < packLevels);
+    info.textContent = `Moves ${view.moves} · pushes ${view.pushes}` + figures();
+  }
+
+  // The level's known figures, each with its unit: the best known line counts moves ("+":
+  // not proven the fewest), Solve's aim is the fewest pushes (proven), so "14 pushes" here
+  // is the "14 pushes, the fewest" Solve says, and its line may take more moves.
+  function figures() {
+    const best = view.best ? String(view.best) : "";
+    const moves = best ? ` · ${best.endsWith("+") ? "best known" : "fewest"} ${best.replace("+", "")} moves` : "";
+    return moves + (view.fewest_pushes ? ` · fewest ${view.fewest_pushes} pushes` : "");
   }
 
   return {

@@ -22,6 +22,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
   let shown = null;         // pair value highlighted on the samples board
   let portrait = false;
   let barLayer = null;
+  let quiet = false;        // a preview, or a board finished by Solve: no victory drawn
   const controls = toolbar && live ? makeControls(toolbar) : null;
   const observer = live ? new ResizeObserver(() => { if (view && isPortrait() !== portrait) draw(); }) : null;
   observer?.observe(container);
@@ -35,8 +36,9 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     return below > beside;
   }
 
-  function render(nextView, { hintMove = null, marks: newMarks = [] } = {}) {
+  function render(nextView, { hintMove = null, marks: newMarks = [], preview = false, helped = false } = {}) {
     view = nextView;
+    quiet = preview || helped;
     hint = hintMove;
     marks = newMarks;
     draw();
@@ -59,7 +61,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     drawSamples(svg, o);
     barLayer = el("g", {}, svg);
     drawBars();
-    if (view.won) victory(svg, width, height);
+    if (view.won && !quiet) victory(svg, width, height);
     wire();
   }
 

@@ -52,3 +52,24 @@ export function saved(key) {
 export function remember(key, value) {
   localStorage.setItem(`gridgames-${gameName}-${key}`, JSON.stringify(value));
 }
+
+// Whether the current position was reached with the Solve button's help: a `!solve` marker
+// among the moves that lead here, not undone since by a restart or by a jump back to before
+// it (a jump's moves are the game moves from the start). Such a game is "solved with help":
+// no celebration, and it counts as played, not won.
+export function helped(payload) {
+  let at = 0;          // game moves from the start to here
+  let solvedAt = null; // game moves before the first solution's, while it stands
+  for (const move of payload?.moves || []) {
+    const words = move.split(" ");
+    if (move === "!restart") { at = 0; solvedAt = null; }
+    else if (words[0] === "!jump") {
+      at = words.length - 1;
+      if (solvedAt !== null && at <= solvedAt) solvedAt = null;
+    } else if (words[0] === "!solve") {
+      if (solvedAt === null) solvedAt = at;
+      at += words.length - 1;
+    } else at += 1;
+  }
+  return solvedAt !== null;
+}

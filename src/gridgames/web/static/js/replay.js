@@ -102,7 +102,12 @@ export function createReplay({ draw, leave, act, notice }) {
       // The result's words, and its note where the solver gives one (Polar: pushes, the fewest?).
       const sure = answer.result.words + (answer.result.note ? ` · ${answer.result.note}` : "");
       label(`Solution (${sure}): step ${index} of ${total}${step ? ` · ${step.move}` : ""}`);
-      draw(step ? step.view : answer.start, step ? step.status : "Before the solution");
+      // A preview plays nothing: its end is not called solved (the server's words for that
+      // position would say so), and the words say how to make it count.
+      const words = !step ? "Preview: before the solution"
+        : index === total ? "Preview: the solution's end (not played)"
+          : `Preview: ${step.status}`;
+      draw(step ? step.view : answer.start, words);
       if (index === mode.count && mode.count < total) label(`Solution: the first ${mode.count} of ${total} steps are shown`);
     } else {
       label(`Replay: position ${index} of ${mode.count}`);

@@ -1,6 +1,6 @@
 // Showing the server's answer: the board (drawn by the game's renderer), the status line,
 // the buttons that apply now, notices and the thinking indicator.
-import { $, PERSON, can, gameName, isPuzzle, page, saved, seatToMove } from "./page.js";
+import { $, PERSON, can, gameName, helped, isPuzzle, page, saved, seatToMove } from "./page.js";
 import { noteGame } from "./unfinished.js";
 import { noteResult } from "./stats.js";
 import { api } from "./api.js";
@@ -22,19 +22,23 @@ export function show(payload, { animate = false } = {}) {
   const view = payload.view;
   const fresh = !page.board || page.boardKind !== view.kind;
   if (fresh) newBoard(view);
-  page.board.render(view, { animate, hintMove: page.hintMove });
+  const status = payload.status;
+  // Finished by Solve: said plainly, and the renderer draws no celebration (no win mark).
+  const withHelp = status.over && helped(payload);
+  page.board.render(view, { animate, hintMove: page.hintMove, helped: withHelp });
   if (fresh) buildHelp();
   renderOnline();
-  const status = payload.status;
-  $("status-text").textContent = status.message;
+  const message = withHelp ? `Solved with help: ${status.message.replace(/!$/, "")}` : status.message;
+  $("status-text").textContent = message;
   const swatchPlayer = status.over ? status.winner : payload.to_move;
   $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
   $("swatch").style.background = `var(--p${swatchPlayer})`;
   showResult(payload, before?.session === payload.session);
   $("gameover").hidden = !status.over;
-  $("gameover-text").textContent = status.message;
+  $("gameover-text").textContent = message;
+  $("status").classList.toggle("helped", withHelp);
   $("status").classList.toggle("over", status.over);  // the banner says it, in the words' place
-  announce(before, payload);
+  announce(before, payload, message);
   updateButtons();
   updateUrl();
   noteGame(payload);
@@ -67,18 +71,18 @@ function newBoard(view) {
 // Screen readers hear each move and what follows ("X played a1. It's O's turn"), and any
 // other change of the status line; the status line itself is not a live region, so that
 // nothing is said twice (nor its clock every second).
-function announce(before, payload) {
+function announce(before, payload, message) {
   const said = $("announce");
   if (!before) return;
   if (before.session !== payload.session || before.seed_id !== payload.seed_id) {
-    said.textContent = `New game. ${payload.status.message}`;
+    said.textContent = `New game. ${message}`;
     return;
   }
   const last = payload.moves[payload.moves.length - 1];
   const moved = payload.moves.length === before.moves.length + 1 && last && !last.startsWith("!");
   const mover = page.card.players > 1 ? payload.player_names[before.to_move] : null;
   const move = moved ? `${mover ? `${mover} played` : "Played"} ${last}. ` : "";
-  const text = move + payload.status.message;
+  const text = move + message;  // the status line's words ("Solved with help...")
   if (text !== said.textContent || moved) said.textContent = text;
 }
 
@@ -161,8 +165,9 @@ export function setThinking(value, label = "AI is thinking…") {
 }
 
 // A position of the replay or of a solution, drawn by the game's renderer; no move from it.
+// `preview`: the renderer keeps nothing of it (no level marked solved, no win drawn).
 export function drawPosition(view, text) {
-  page.board.render(view, {});
+  page.board.render(view, { preview: true });
   page.board.setEnabled(false);
   $("status-text").textContent = text;
   $("gameover").hidden = true;

@@ -2,8 +2,10 @@
 // current and best winning streak, the best time and score for each parameter set, and the
 // recent results. A game counts once, when it first ends; a puzzle that ended stuck and was
 // then undone and solved counts as won. A puzzle finished by the Solve button counts as
-// played, not won. Against the AI a win is the person's; between two people, no one's.
+// played, not won, and the dialog says so. Against the AI a win is the person's; between
+// two people, no one's.
 import { formatTime } from "./clock.js";
+import { helped } from "./page.js";
 
 const RECENT = 40;      // results kept (the chart shows the last CHART of them)
 const CHART = 20;
@@ -12,7 +14,7 @@ const SVG = "http://www.w3.org/2000/svg";
 function key(game) { return `gridgames-stats-${game}`; }
 
 function empty() {
-  return { played: 0, won: 0, bestStreak: 0, best: {}, recent: [] };
+  return { played: 0, won: 0, helped: 0, bestStreak: 0, best: {}, recent: [] };
 }
 
 export function loadStats(game) {
@@ -33,7 +35,7 @@ export function resetStats(game) {
 // Whether this ended game is a win for the person at the page.
 function isWin(payload, players) {
   const status = payload.status;
-  if (players === 1) return status.kind === "won" && !payload.moves.some((m) => m.startsWith("!solve"));
+  if (players === 1) return status.kind === "won" && !helped(payload);
   const winner = status.winner;
   if (winner === null || winner === undefined) return false;
   const seats = payload.seats || [];
@@ -59,11 +61,14 @@ export function noteResult(game, payload, { players, scoreOrder, ms }) {
   if (found && (found.won || !won)) return stats;  // counted already
   const timed = players === 1 && ms > 0 ? ms : null;
   const result = { id: payload.session, won, ms: timed, score: payload.status.score,
-    params: payload.params, at: Date.now() };
+    params: payload.params, at: Date.now(),
+    helped: players === 1 && payload.status.kind === "won" && !won };
   if (found) {
+    if (found.helped) stats.helped -= 1;  // solved with help, then undone and won
     Object.assign(found, result);
   } else {
     stats.played += 1;
+    stats.helped = (stats.helped || 0) + (result.helped ? 1 : 0);
     stats.recent.push(result);
     stats.recent = stats.recent.slice(-RECENT);
   }
@@ -91,8 +96,11 @@ export function renderStats(container, game, { players, scoreOrder }) {
   const counts = document.createElement("dl");
   counts.className = "stats-counts";
   const rate = stats.played ? Math.round((100 * stats.won) / stats.played) : 0;
-  for (const [label, value] of [["Played", stats.played], ["Won", `${stats.won} (${rate}%)`],
-    ["Current streak", current], ["Best streak", stats.bestStreak]]) {
+  const withHelp = stats.helped || 0;  // finished with Solve's help: played, not won
+  const rows = [["Played", stats.played], ["Won", `${stats.won} (${rate}%)`],
+    ["Current streak", current], ["Best streak", stats.bestStreak]];
+  if (withHelp) rows.push(["Solved with help", withHelp]);
+  for (const [label, value] of rows) {
     const item = document.createElement("div");
     item.innerHTML = "<dt></dt><dd></dd>";
     item.querySelector("dt").textContent = label;
@@ -100,6 +108,12 @@ export function renderStats(container, game, { players, scoreOrder }) {
     counts.appendChild(item);
   }
   container.appendChild(counts);
+  if (withHelp) {
+    const note = document.createElement("p");
+    note.className = "stats-help";
+    note.textContent = `${withHelp === 1 ? "One game was" : `${withHelp} games were`} finished with Solve: counted as played, not won.`;
+    container.appendChild(note);
+  }
   const bests = Object.entries(stats.best).filter(([, b]) => b.ms !== undefined || b.score !== undefined);
   if (bests.length) {
     const table = document.createElement("table");
@@ -156,7 +170,7 @@ function chart(results, players) {
     const node = make("rect", { x, y: height - h, width: bar, height: h, rx: 1,
       class: result.won ? "stats-bar won" : "stats-bar lost", "data-won": String(result.won) });
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${result.won ? "won" : "not won"}${result.ms ? ` in ${formatTime(result.ms)}` : ""}${result.score !== null && result.score !== undefined ? `, score ${result.score}` : ""}`;
+    title.textContent = `${result.won ? "won" : result.helped ? "solved with help" : "not won"}${result.ms ? ` in ${formatTime(result.ms)}` : ""}${result.score !== null && result.score !== undefined ? `, score ${result.score}` : ""}`;
     node.appendChild(title);
     if (!result.won) {
       make("path", { d: `M${x + 1} ${height - 9}l${bar - 2} 8m0 -8l${-(bar - 2)} 8`, class: "stats-cross" });
