@@ -9,6 +9,8 @@ keys). Two-player games have Share; a tap on a taken cell is answered; the easy 
 from game to game; the statistics tell a draw from a loss and open with focus on Close; an
 Ishido tap right after a drag plays."""
 
+from urllib.parse import quote
+
 import pytest
 from playwright.sync_api import expect
 
@@ -71,7 +73,7 @@ def test_hint_words_in_the_status_area_on_a_phone(phone, server_url):
     tap_cell(phone, 0)
     for gone_by in ["move", "undo", "new game"]:
         phone.locator("#hint").tap()
-        expect(note).to_contain_text("Hint: ")
+        expect(note).to_contain_text("Hint: ", timeout=20000)
         expect(phone.locator("#notice")).to_be_hidden()
         if gone_by == "move":
             screenshot(phone, "hint-words-390x844")
@@ -107,7 +109,7 @@ def test_hint_words_go_with_the_position_on_a_desktop(desktop, server_url):
     page.keyboard.press("4")
     expect(page.locator("[data-stone]")).to_have_count(2, timeout=20000)
     page.keyboard.press("h")
-    expect(note).to_contain_text("Hint: ")
+    expect(note).to_contain_text("Hint: ", timeout=20000)
     expect(page.locator(".hint-ring")).to_have_count(1)
     screenshot(page, "hint-words-1440x900")
     assert not overlaps(box(page, "#status-note"), box(page, "#status"))
@@ -115,7 +117,7 @@ def test_hint_words_go_with_the_position_on_a_desktop(desktop, server_url):
     expect(page.locator("[data-stone]")).to_have_count(4, timeout=20000)
     expect(note).to_be_hidden()
     page.keyboard.press("h")
-    expect(note).to_contain_text("Hint: ")
+    expect(note).to_contain_text("Hint: ", timeout=20000)
     page.keyboard.press("n")  # a new game: gone (the kept game's words take its line)
     expect(page.locator("[data-stone]")).to_have_count(0)
     expect(note).not_to_contain_text("Hint")
@@ -239,3 +241,23 @@ def test_an_ishido_tap_right_after_a_drag_plays(phone, server_url):
     touch("touchEnd")
     expect(phone.locator(f'[data-placed="{second}"]')).to_have_count(1)
     expect(phone.locator("[data-placed]")).to_have_count(placed + 2)
+
+
+def test_a_polar_dead_end_says_why_there_is_no_hint(desktop, server_url):
+    page = desktop
+    # The penguin pushes the heart up onto the top row, which has no house: a dead end.
+    rows = ["." * 24, "...+" + "." * 20, "...P" + "." * 20, "." * 23 + "H"]
+    open_game(page, server_url, "/play/polar?id=" + quote("polar::" + "/".join(rows)))
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#status-text")).to_contain_text("can no longer reach a house")
+    expect(page.locator("#hint")).to_be_disabled()
+    why = "this is a dead end (undo or restart)"
+    expect(page.locator("#hint")).to_have_attribute("title", f"No hint: {why}")
+    expect(page.locator("#solve")).to_have_attribute("title", f"No solution: {why}")
+    page.keyboard.press("h")
+    note = page.locator("#status-note")
+    expect(note).to_have_text(f"No hint: {why}.")
+    screenshot(page, "polar-dead-end-1440x900")
+    page.keyboard.press("u")
+    expect(note).to_be_hidden()
+    expect(page.locator("#hint")).to_be_enabled()

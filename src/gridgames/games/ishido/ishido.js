@@ -282,7 +282,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     activate,
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
-    gestures: [["Drag the next tile", "Drop it on a cell (the cell is marked, with its points)"], ["Tap a cell", "Place the next tile there"]],
+    gestures: [["Drag the next tile", "Drop it on a cell (the cell is marked, with its points)"], ["Tap a cell where it fits", "Place the next tile there"]],
     shortcuts: [["v", "Assist: show valid cells with their points", () => toggle("assist")],
       ["i", "Change the tile pictures", () => cycle("images", IMAGE_SETS)],
       ["k", "Change the tile colours", () => cycle("palette", PALETTES)]],

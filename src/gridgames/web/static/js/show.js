@@ -179,8 +179,7 @@ function positionKey(payload) {
 export function whyNoHelp() {
   const status = page.current?.status;
   if (!status?.over) return null;
-  return status.kind === "lost" ? "a dead end has no hint and no solution: undo or restart"
-    : "the game is over";
+  return status.kind === "lost" ? "this is a dead end (undo or restart)" : "the game is over";
 }
 
 export function setThinking(value, label = "AI is thinking…") {
