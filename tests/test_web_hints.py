@@ -116,11 +116,6 @@ def test_hint_words_go_with_the_position_on_a_desktop(desktop, server_url):
     page.keyboard.press("3")  # the AI answers: a new position, the hint is gone
     expect(page.locator("[data-stone]")).to_have_count(4, timeout=20000)
     expect(note).to_be_hidden()
-    page.keyboard.press("h")
-    expect(note).to_contain_text("Hint: ", timeout=20000)
-    page.keyboard.press("n")  # a new game: gone (the kept game's words take its line)
-    expect(page.locator("[data-stone]")).to_have_count(0)
-    expect(note).not_to_contain_text("Hint")
 
 
 def test_no_hint_says_why(desktop, server_url):
