@@ -156,7 +156,7 @@ def test_share_and_a_taken_cell_on_a_phone(phone, server_url):
     open_game(phone, server_url, TTT)
     expect(phone.locator("#share")).to_be_visible()
     tap_cell(phone, 4)
-    # Taken (its stone is over it): a crossed ring shakes there.
+    # Taken (its stone is over it): a dashed frame shakes round it.
     phone.locator('[data-cell="4"]').tap(force=True)
     expect(phone.locator('[data-refused="4"]')).to_have_count(1)
     screenshot(phone, "taken-cell-390x844")

@@ -57,15 +57,14 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
     else if (enabled && view.targets.length) refuse(cell);
   }
 
-  // A taken cell (a full column) says no: a crossed ring that shakes for a moment, on the
+  // A taken cell (a full column) says no: a dashed frame that shakes for a moment, on the
   // SVG itself (the hover layer is redrawn as the pointer moves).
   function refuse({ row, col }) {
     svg.querySelector(".refused")?.remove();
     const top = view.gravity ? TOP : 0;
     const g = el("g", { class: "refused", "data-refused": view.gravity ? col : row * view.cols + col }, svg);
     const [x, y] = [MARGIN + col + 0.5, MARGIN + top + (view.gravity ? 0 : row) + 0.5];
-    el("circle", { cx: x, cy: y, r: 0.42 }, g);
-    el("path", { d: `M${x - 0.2} ${y - 0.2}l.4 .4m0 -.4l-.4 .4` }, g);
+    el("rect", { x: x - 0.46, y: y - 0.46, width: 0.92, height: 0.92, rx: 0.1 }, g);
     setTimeout(() => g.remove(), 700);
   }
 
