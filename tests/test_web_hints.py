@@ -256,3 +256,21 @@ def test_a_polar_dead_end_says_why_there_is_no_hint(desktop, server_url):
     page.keyboard.press("u")
     expect(note).to_be_hidden()
     expect(page.locator("#hint")).to_be_enabled()
+
+
+def test_a_polar_hint_is_gone_in_the_solution_viewer_and_after(desktop, server_url):
+    page = desktop
+    rows = ["." * 24, "P.+..H" + "." * 18, "." * 24, "." * 24]  # one push right brings it home
+    open_game(page, server_url, "/play/polar?id=" + quote("polar::" + "/".join(rows)))
+    page.keyboard.press("h")
+    note = page.locator("#status-note")
+    expect(note).to_contain_text("Hint: ", timeout=20000)
+    expect(page.locator(".polar-hint")).to_have_count(1)
+    page.keyboard.press("s")
+    expect(page.locator("#stepper")).to_be_visible(timeout=20000)
+    expect(note).to_be_hidden()
+    expect(page.locator(".polar-hint")).to_have_count(0)
+    page.keyboard.press("Escape")  # back to the game: the hint does not come back
+    expect(page.locator("#stepper")).to_be_hidden()
+    expect(page.locator(".polar-hint")).to_have_count(0)
+    expect(note).to_be_hidden()

@@ -19,7 +19,10 @@ export function show(payload, { animate = false } = {}) {
   if (page.replay.active) page.replay.close(false);
   const before = page.current;
   page.current = payload;
-  if (positionKey(before) !== positionKey(payload)) unsay();
+  if (positionKey(before) !== positionKey(payload)) {  // a hint is about one position
+    page.hintMove = null;
+    unsay();
+  }
   const view = payload.view;
   const fresh = !page.board || page.boardKind !== view.kind;
   if (fresh) newBoard(view);
@@ -201,7 +204,8 @@ export function drawPosition(view, text) {
   $("status").classList.remove("over");
   $("swatch").hidden = true;
   $("ai-note").classList.add("stale");  // the note is about the current position
-  unsay();  // and so are a hint's words
+  page.hintMove = null;  // and so is a hint: back from here, it is gone
+  unsay();
 }
 
 export function showClock() {
