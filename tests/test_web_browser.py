@@ -228,7 +228,7 @@ def test_thinking_can_be_cancelled(page, server_url):
     screenshot(page, "trilobite-thinking")
     page.locator("#cancel-thinking").click()
     expect(page.locator("#thinking")).to_be_hidden()
-    expect(page.locator("#notice")).to_have_text("Stopped.")
+    expect(page.locator("#status-note")).to_have_text("Stopped.")
     page.wait_for_timeout(1500)  # an answer that still came would show a stone now
     expect(page.locator("[data-stone]")).to_have_count(0)
     page.keyboard.press("4")  # the game goes on

@@ -67,7 +67,7 @@ def test_new_game_keeps_the_old_one_for_undo(page, server_url):
     old = re.search(r"session=([^&]+)", page.url).group(1)
     page.keyboard.press("n")
     expect(page.locator("[data-stone]")).to_have_count(0)
-    expect(page.locator("#notice")).to_contain_text("Undo (u) returns to it")
+    expect(page.locator("#status-note")).to_contain_text("Undo (u) returns to it")
     expect(page.locator("#undo")).to_be_enabled()
     # The home page's "continue" list still has the old game.
     kept = page.evaluate("JSON.parse(localStorage.getItem('gridgames-unfinished'))")

@@ -58,7 +58,7 @@ def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, patient_se
         page.locator("#level-select").select_option("original:1")
         # (its board is also our pack's first level, so the page names it that way)
         expect(page).to_have_url(re.compile(r"pack(=|%3D)original"))
-        notice = page.locator("#notice")
+        notice = page.locator("#status-note")
         ask_hint(page)
         expect(notice).to_have_text(re.compile(
             r"^Hint: [UDLR] — on an optimal line: 14 pushes left \(proven\)$"))

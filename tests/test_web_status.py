@@ -1,8 +1,8 @@
 """The status line over the board keeps its height while the computer thinks and from move to
 move, so that the board never jumps: "Thinking… Cancel" takes the words' place (on a phone
 it used to sit beside them, and Polar's two-line words wrapped to four lines), and the AI's
-note ("AI (easy) played 4: best found in 0.0 s") keeps its line after the next move. The
-answer's notice floats over the top of the page.
+note ("AI (easy) played 4: best found in 0.0 s") keeps its line after the next move. A
+hint's words take a line under the status line: the status stays, the board gives way.
 
 The server's answer is held back (a route in the browser) while the page thinks, so the
 busy state is measured however fast the machine is."""
@@ -78,14 +78,17 @@ def test_thinking_keeps_the_status_line_and_the_board_in_place(browser, server_u
         expect(page.locator("#status-text")).to_be_hidden()  # the busy words take its place
         held.release()
         expect(page.locator("#thinking")).to_be_hidden(timeout=20000)
-        expect(page.locator("#notice")).to_contain_text("int")  # "Hint: ..." or "No hint: ..."
+        note = page.locator("#status-note")
+        expect(note).to_contain_text("int")  # "Hint: ..." or "No hint: ..."
         after = page.evaluate(LAYOUT)
         shot(page, f"{game}-hint-{width}x{height}")
         print(f"{game} at {width}x{height}: status {idle['status']:.0f} px idle, "
               f"{busy['status']:.0f} px thinking")
-        # The answer's notice floats over the page: nothing moves (it pushed the board down
-        # by 48-93 px, and back 8 s later).
-        assert after == pytest.approx(idle, abs=0.5), (idle, after)
+        # The answer's words are a line under the status line (a notice floating over the
+        # page hid the title and the status on a phone): the status line keeps its height,
+        # and the board starts below the words.
+        assert after["status"] == pytest.approx(idle["status"], abs=0.5), (idle, after)
+        assert after["board"] >= note.bounding_box()["y"] + note.bounding_box()["height"] - 0.5
     finally:
         context.close()
 

@@ -51,9 +51,10 @@ def test_play_a_small_board_to_victory(page, server_url):
     click_bar(page, lay, wrong)
     expect(page.locator(f'[data-bar="{lay.bar_name(wrong)}"][data-state="on"]')).to_have_count(1)
     page.keyboard.press("c")  # check marks it: it agrees with no solution
-    expect(page.locator("#notice")).to_contain_text(lay.bar_name(wrong))
+    expect(page.locator("#status-note")).to_contain_text(lay.bar_name(wrong))
     page.locator("#undo").click()
     expect(page.locator('[data-state="on"]')).to_have_count(0)
+    expect(page.locator("#status-note")).to_be_hidden()  # the check was about that position
     for bar in todo[:2]:
         click_bar(page, lay, bar)
     expect(page.locator('[data-state="on"]')).to_have_count(2)
@@ -99,7 +100,7 @@ def test_hint_and_keyboard_cursor(page, server_url):
     page.goto(f"{server_url}/play/twomino?id={quote('twomino:n=5,gen=unique#k')}")
     expect(page.locator("#status-text")).to_have_text(re.compile("of 15 pairs found"))
     page.locator("#hint").click()
-    expect(page.locator("#notice")).to_contain_text("turn")
+    expect(page.locator("#status-note")).to_contain_text("turn")
     expect(page.locator(".mino-bar.hinted")).to_have_count(1)
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")

@@ -417,7 +417,11 @@ def api_router(api: Api) -> APIRouter:
         if api.compute.busy(room.id):
             raise IllegalMove("the computer is already thinking about this game")
         cursor = session.cursor
-        seed = f"{session.game_id} {' '.join(session.moves)} {level}"
+        # The game's own seed (a new one each game), so that an AI with a choice among equal
+        # moves varies from game to game (the start's id is the same for every tic-tac-toe
+        # game, and the easy AI answered alike in each), and a game replays the same.
+        origin = session.seed if session.seed is not None else room.id
+        seed = f"{session.game_id} {origin} {' '.join(session.moves)} {level}"
         room, state, found = await ask(request, session_id, "ai", level=level, seed=seed)
 
         def play(fresh: Room) -> None:

@@ -175,12 +175,22 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
       next.addEventListener("pointerup", finish);
       next.addEventListener("pointercancel", (event) => { finish({ clientX: -1e6, clientY: -1e6, ...event }); });
     }
-    svg.addEventListener("click", (event) => {
-      if (!enabled || event.target.closest(".next-tile")) return;
-      const target = validAt(cellUnder(svgPoint(event)));
-      if (target) onMove(target.move);
-    });
   }
+
+  // A tap or click on a valid cell plays there, read from pointer events: after a touch drag
+  // of the next tile, Chromium made no click of the next tap (it was lost). On the container,
+  // which stays while each answer redraws the SVG, so that a tap may span a redraw.
+  let pressed = null;  // the pointer pressed on the board (not on the next tile), until up
+  const wiring = new AbortController();  // a preview (not live) takes no input
+  if (live) container.addEventListener("pointerdown", (event) => {
+    pressed = event.button === 0 && !event.target.closest?.(".next-tile") ? event.pointerId : null;
+  }, { signal: wiring.signal });
+  if (live) container.addEventListener("pointerup", (event) => {
+    if (event.pointerId !== pressed || !enabled || !svg) return;
+    pressed = null;
+    const target = validAt(cellUnder(svgPoint(event)));
+    if (target) onMove(target.move);
+  }, { signal: wiring.signal });
 
   function returnHome(node) {
     const from = node.getAttribute("transform");
@@ -272,10 +282,11 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     activate,
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
+    gestures: [["Drag the next tile", "Drop it on a cell (the cell is marked, with its points)"], ["Tap a cell where it fits", "Place the next tile there"]],
     shortcuts: [["v", "Assist: show valid cells with their points", () => toggle("assist")],
       ["i", "Change the tile pictures", () => cycle("images", IMAGE_SETS)],
       ["k", "Change the tile colours", () => cycle("palette", PALETTES)]],
-    destroy() { observer?.disconnect(); toolbar?.querySelectorAll("#assist, #images, #palette").forEach((b) => b.remove()); },
+    destroy() { observer?.disconnect(); wiring.abort(); toolbar?.querySelectorAll("#assist, #images, #palette").forEach((b) => b.remove()); },
   };
 }
 

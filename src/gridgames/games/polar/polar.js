@@ -215,6 +215,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
       return true;
     },
     moveHelp: "Move or push (also the arrow buttons, or a swipe)",
+    gestures: [["Swipe", "Move the penguin that way, or push what is there"], ["Arrow buttons", "The same, a tap each"]],
     layout: "wide",
     setEnabled(value) { enabled = value; },
     shortcuts: [],

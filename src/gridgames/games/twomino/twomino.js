@@ -247,6 +247,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     setEnabled(value) { enabled = value; },
     shortcuts: controls ? [["x", "Clear: turn off every unlocked bar", () => controls.clear.click()]] : [],
     moveHelp: "Move the bar cursor (Space or Enter toggles the bar)",
+    gestures: [["Tap between two numbers", "Put a bar there, or take it away"], ["Long-press a bar", "Show that pair on the samples board"]],
     get cursorBar() { return cursor === null ? null : view.bars[cursor].move; },
     destroy() { observer?.disconnect(); toolbar?.querySelector("#clear")?.remove(); },
   };

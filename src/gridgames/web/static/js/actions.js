@@ -2,7 +2,7 @@
 // in the order the person made them, and are tried again while the server cannot be reached.
 import { api, passing } from "./api.js";
 import { $, gameName, page } from "./page.js";
-import { setThinking, show, showNotice, updateButtons } from "./show.js";
+import { say, setThinking, show, showNotice, unsay, updateButtons } from "./show.js";
 import { linkAction } from "./linked.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits between tries when the server is gone
@@ -12,6 +12,7 @@ const RETRY_MS = [500, 1000, 2000, 4000, 8000];  // waits between tries when the
 export function act(method, path, body, options = { animate: true }) {
   page.token++;
   page.hintMove = null;
+  unsay();  // the hint's words go with its mark
   setThinking(false);
   const run = async () => {
     try {
@@ -119,7 +120,7 @@ export async function newGame(params = null, seats = null) {
   if (kept) {
     try { sessionStorage.setItem(`gridgames-before-${payload.session}`, kept); } catch { /* off */ }
     updateButtons();
-    showNotice("Your unfinished game is kept: Undo (u) returns to it, and the home page lists it.", "info");
+    say("Your unfinished game is kept: Undo (u) returns to it, and the home page lists it.");
   }
   return payload;
 }
@@ -134,7 +135,7 @@ async function returnToGameBefore() {
   try { sessionStorage.removeItem(`gridgames-before-${page.current.session}`); } catch { /* off */ }
   try {
     show(await sendReliably("GET", `/api/v1/sessions/${encodeURIComponent(before)}`), {});
-    showNotice("Back to the game you were playing.", "info");
+    say("Back to the game you were playing.");
   } catch (error) {
     showNotice(error.status === 404 ? "That game is no longer kept on the server." : error.message);
     updateButtons();

@@ -42,7 +42,25 @@ export function openHelp() {
   if (page.current) {
     try { page.renderer.drawPreview(picture, page.current.view); } catch { picture.textContent = ""; }
   }
-  $("help-dialog").showModal();
+  const dialog = $("help-dialog");
+  dialog.showModal();
+  // It opens at its top on how to play (the browser focused Close, the last thing in it,
+  // and scrolled a phone's help down to the table of keys).
+  dialog.scrollTop = 0;
+  $("help-title").focus({ preventScroll: true });
+}
+
+// A touch screen gets the board's gestures, before the keys (which it may not have).
+function buildGestures(board) {
+  const rows = board?.gestures || [];
+  const table = $("gestures");
+  table.textContent = "";
+  for (const [gesture, what] of rows) {
+    const row = table.insertRow();
+    row.insertCell().textContent = gesture;
+    row.insertCell().textContent = what;
+  }
+  $("help-gestures").hidden = !rows.length || !matchMedia("(any-pointer: coarse)").matches;
 }
 
 // The help: the game's rules (from the server) beside a small picture of this game, and
@@ -50,6 +68,7 @@ export function openHelp() {
 export function buildHelp() {
   const { card, board } = page;
   $("help-rules").textContent = card.rules;
+  buildGestures(board);
   const keys = $("keys");
   keys.textContent = "";
   const linked = Boolean(page.link);
@@ -58,7 +77,7 @@ export function buildHelp() {
     "AI move": card.ai_levels.length === 0 || linked, Redo: linked, Restart: linked,
     "Pause or resume the AIs": card.ai_levels.length === 0 || linked, Hint: !can("hints") || linked,
     Settings: linked, "Play online": card.players !== 2 || linked,
-    "Share a link to watch": card.players === 2 || linked,
+    "Share a link to watch": linked,
     "Replay: step through the moves (← →, Esc leaves)": linked };
   const claimed = new Set(board?.claims || []);
   const rows = [];

@@ -3,7 +3,7 @@
 // server; one that arrives after the game moved on is dropped.
 import { api } from "./api.js";
 import { PERSON, can, page, seatToMove } from "./page.js";
-import { setThinking, show, showNotice, updateButtons } from "./show.js";
+import { say, setThinking, show, showNotice, unsay, updateButtons, whyNoHelp } from "./show.js";
 
 const AI_PAUSE_MS = 450;      // between two AI moves, so that a person can follow
 
@@ -25,14 +25,19 @@ async function ask(path, onAnswer) {
 
 export function showHint() {
   const current = page.current;
-  if (!current || !can("hints") || current.status.over) return;
+  if (!current || !can("hints")) return;
+  if (current.status.over) {
+    say(`No hint: ${whyNoHelp()}.`, "warn");
+    return;
+  }
+  unsay();
   ask("hint", (answer) => {
     const hintMove = answer.hint;
     page.hintMove = hintMove;
     page.board.render(page.current.view, { hintMove });
     // The move, and why where the game can say (2mino's deductions, Polar's plan...).
-    if (hintMove) showNotice(`Hint: ${answer.why && answer.why.includes(hintMove) ? answer.why : `${hintMove}${answer.why ? ` — ${answer.why}` : ""}`} (${answer.result.words})`, "info");
-    else showNotice(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.");
+    if (hintMove) say(`Hint: ${answer.why && answer.why.includes(hintMove) ? answer.why : `${hintMove}${answer.why ? ` — ${answer.why}` : ""}`} (${answer.result.words})`);
+    else say(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.", "warn");
   });
 }
 
@@ -40,17 +45,22 @@ export function showHint() {
 export function runCheck() {
   const current = page.current;
   if (!current || !can("checker") || current.status.over) return;
+  unsay();
   ask("check", (answer) => {
     page.board.render(page.current.view, { marks: answer.wrong });
     const wrong = answer.wrong.length;
-    showNotice(wrong ? `${wrong} bar(s) agree with no solution: ${answer.wrong.join(", ")}` : "No mistakes so far.", wrong ? "error" : "info");
+    say(wrong ? `${wrong} bar(s) agree with no solution: ${answer.wrong.join(", ")}` : "No mistakes so far.", wrong ? "warn" : "info");
   });
 }
 
 // Solve: the server's solution, shown step by step (Next, Previous, Play); Apply plays it.
 export function showSolution() {
   const current = page.current;
-  if (!current || page.link || !can("solver") || current.status.over) return;
+  if (!current || page.link || !can("solver")) return;
+  if (current.status.over) {
+    say(`No solution: ${whyNoHelp()}.`, "warn");
+    return;
+  }
   ask("solution", (answer) => page.replay.openSolution(answer));
 }
 
@@ -103,7 +113,7 @@ export async function cancelThinking() {
   updateButtons();
   try {
     await api("POST", `/api/v1/sessions/${current.session}/cancel`);
-    showNotice("Stopped.", "info");
+    say("Stopped.");
   } catch (error) {
     showNotice(error.message);
   }

@@ -19,6 +19,10 @@ export function show(payload, { animate = false } = {}) {
   if (page.replay.active) page.replay.close(false);
   const before = page.current;
   page.current = payload;
+  if (positionKey(before) !== positionKey(payload)) {  // a hint is about one position
+    page.hintMove = null;
+    unsay();
+  }
   const view = payload.view;
   const fresh = !page.board || page.boardKind !== view.kind;
   if (fresh) newBoard(view);
@@ -119,7 +123,7 @@ export function updateButtons() {
   $("draw").hidden = !playing || over;
   $("resign").hidden = !playing || over;
   $("play-online").hidden = linked || card.players !== 2 || over;
-  $("share").hidden = linked || card.players === 2;
+  $("share").hidden = linked;  // every game shares a link to watch it (two-player games too)
   if (linked) {
     const offer = current.online?.offer;
     $("undo").disabled = !playing || over || Boolean(offer) || current.moves.length === 0;
@@ -135,6 +139,10 @@ export function updateButtons() {
   $("check").hidden = !can("checker");
   $("check").disabled = over;
   $("hint").disabled = over || page.thinking;
+  // A greyed-out Hint or Solve says why on hover (and `h` says it in the status area).
+  const why = whyNoHelp();
+  $("hint").title = why ? `No hint: ${why}` : "Hint (h)";
+  $("solve").title = why ? `No solution: ${why}` : "Solve (s)";
   $("aimove").hidden = card.ai_levels.length === 0;
   $("aimove").disabled = over || page.thinking;
   $("solve").hidden = !can("solver");
@@ -152,6 +160,33 @@ export function showNotice(message, kind = "error") {
   notice.hidden = false;
   clearTimeout(page.noticeTimer);
   page.noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
+}
+
+// Words about the position (a hint's, a check's, "Stopped."): a line of the status area
+// under the status words, never over them or the board, until the position or the game
+// changes. The notice at the top is for errors.
+export function say(text, kind = "info") {
+  const line = $("status-note");
+  line.textContent = text;
+  line.classList.toggle("warn", kind === "warn");
+  line.hidden = !text;
+}
+
+export function unsay() {
+  $("status-note").hidden = true;
+  $("status-note").textContent = "";
+}
+
+// What a hint is about: the game and its position in it (undo and redo move the cursor).
+function positionKey(payload) {
+  return payload ? `${payload.session}|${payload.positions}|${payload.cursor}|${payload.moves.length}` : "";
+}
+
+// Why Hint and Solve do nothing now, or null when they can work.
+export function whyNoHelp() {
+  const status = page.current?.status;
+  if (!status?.over) return null;
+  return status.kind === "lost" ? "this is a dead end (undo or restart)" : "the game is over";
 }
 
 export function setThinking(value, label = "AI is thinking…") {
@@ -174,6 +209,8 @@ export function drawPosition(view, text) {
   $("status").classList.remove("over");
   $("swatch").hidden = true;
   $("ai-note").classList.add("stale");  // the note is about the current position
+  page.hintMove = null;  // and so is a hint: back from here, it is gone
+  unsay();
 }
 
 export function showClock() {

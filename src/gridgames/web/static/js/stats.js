@@ -60,7 +60,8 @@ export function noteResult(game, payload, { players, scoreOrder, ms }) {
   const found = stats.recent.find((r) => r.id === payload.session);
   if (found && (found.won || !won)) return stats;  // counted already
   const timed = players === 1 && ms > 0 ? ms : null;
-  const result = { id: payload.session, won, ms: timed, score: payload.status.score,
+  const drawn = payload.status.kind === "draw";
+  const result = { id: payload.session, won, drawn, ms: timed, score: payload.status.score,
     params: payload.params, at: Date.now(),
     helped: players === 1 && payload.status.kind === "won" && !won };
   if (found) {
@@ -138,8 +139,9 @@ export function renderStats(container, game, { players, scoreOrder }) {
 }
 
 // The last results as bars: a win is a tall filled bar (for a timed puzzle, its height is
-// the time against the slowest shown), anything else a short hollow bar with a cross, so
-// that the shape tells them apart and not only the colour.
+// the time against the slowest shown), a draw a hollow half-height bar with a bar across,
+// anything else a short hollow bar with a cross, so that the shape tells them apart and not
+// only the colour.
 function chart(results, players) {
   const width = 200, height = 60, gap = 2;
   const svg = document.createElementNS(SVG, "svg");
@@ -147,8 +149,9 @@ function chart(results, players) {
   svg.setAttribute("class", "stats-chart");
   svg.setAttribute("role", "img");
   const wins = results.filter((r) => r.won).length;
+  const draws = results.filter((r) => r.drawn).length;
   svg.setAttribute("aria-label", results.length
-    ? `The last ${results.length} games: ${wins} won, ${results.length - wins} not won`
+    ? `The last ${results.length} games: ${wins} won, ${draws ? `${draws} drawn, ` : ""}${results.length - wins - draws} not won`
     : "No games finished yet");
   const make = (name, attrs) => {
     const node = document.createElementNS(SVG, name);
@@ -166,13 +169,17 @@ function chart(results, players) {
   results.forEach((result, i) => {
     const x = i * (bar + gap);
     const tall = players === 1 && result.ms ? Math.max(0.15, result.ms / slowest) : 1;
-    const h = result.won ? tall * (height - 4) : 10;
+    const outcome = result.won ? "won" : result.drawn ? "drawn" : "lost";
+    const h = result.won ? tall * (height - 4) : result.drawn ? 24 : 10;
     const node = make("rect", { x, y: height - h, width: bar, height: h, rx: 1,
-      class: result.won ? "stats-bar won" : "stats-bar lost", "data-won": String(result.won) });
+      class: `stats-bar ${outcome}`, "data-won": String(result.won), "data-outcome": outcome });
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${result.won ? "won" : result.helped ? "solved with help" : "not won"}${result.ms ? ` in ${formatTime(result.ms)}` : ""}${result.score !== null && result.score !== undefined ? `, score ${result.score}` : ""}`;
+    const said = result.helped ? "solved with help" : { won: "won", drawn: "a draw", lost: "not won" }[outcome];
+    title.textContent = `${said}${result.ms ? ` in ${formatTime(result.ms)}` : ""}${result.score !== null && result.score !== undefined ? `, score ${result.score}` : ""}`;
     node.appendChild(title);
-    if (!result.won) {
+    if (result.drawn) {
+      make("path", { d: `M${x + 1} ${height - 12}h${bar - 2}`, class: "stats-cross" });
+    } else if (!result.won) {
       make("path", { d: `M${x + 1} ${height - 9}l${bar - 2} 8m0 -8l${-(bar - 2)} 8`, class: "stats-cross" });
     }
   });

@@ -54,6 +54,18 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   function play(cell) {
     const target = targetFor(cell);
     if (enabled && target) onMove(target.move);
+    else if (enabled && view.targets.length) refuse(cell);
+  }
+
+  // A taken cell (a full column) says no: a dashed frame that shakes for a moment, on the
+  // SVG itself (the hover layer is redrawn as the pointer moves).
+  function refuse({ row, col }) {
+    svg.querySelector(".refused")?.remove();
+    const top = view.gravity ? TOP : 0;
+    const g = el("g", { class: "refused", "data-refused": view.gravity ? col : row * view.cols + col }, svg);
+    const [x, y] = [MARGIN + col + 0.5, MARGIN + top + (view.gravity ? 0 : row) + 0.5];
+    el("rect", { x: x - 0.46, y: y - 0.46, width: 0.92, height: 0.92, rx: 0.1 }, g);
+    setTimeout(() => g.remove(), 700);
   }
 
   function overlay() {
@@ -134,6 +146,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   }
 
   return {
+    get gestures() { return [[view?.gravity ? "Tap a column" : "Tap a cell", "Play there"]]; },
     get digitHelp() { return view?.gravity ? "Play that column" : "Play a cell: 1 top left to 9 bottom right"; },
     get digitKeys() { return view?.gravity ? `1–${Math.min(9, view.cols)}` : "1–9"; },
     // Rows for the help: the keys this board takes besides digits and arrows.
