@@ -35,6 +35,8 @@ export async function start() {
   page.clock = createClock($("clock"));
   page.replay = createReplay({ draw: drawPosition, leave: () => { if (page.current) show(page.current, {}); },
     act: (method, path, body) => act(method, path, body, { animate: false }), notice: showNotice });
+  // A reload opens with the board in view, not where the page was scrolled before.
+  history.scrollRestoration = "manual";
   $("moves-box").open = window.matchMedia("(min-width: 900px) and (min-height: 500px)").matches;
   wireControls();
   await openFromAddress(new URLSearchParams(location.search));

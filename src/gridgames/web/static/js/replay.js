@@ -49,8 +49,19 @@ export function createReplay({ draw, leave, act, notice }) {
     $("moves-count").textContent = `(${moves.length}${undone > 0 ? `, ${undone} undone` : ""})`;
     $("moves-empty").hidden = moves.length > 0;
     mark();
-    const last = list.lastElementChild;
-    if (last && !mode) last.scrollIntoView?.({ block: "nearest" });
+    if (list.lastElementChild && !mode) scrollToEnd(list);
+  }
+
+  // The newest move in view: only the box that scrolls the list scrolls (the list itself on
+  // a phone, the open box beside the board), never the page (scrollIntoView scrolled the
+  // page too, and a long game's page then opened scrolled down, the board off the top).
+  function scrollToEnd(list) {
+    for (let box = list; box && box !== document.body; box = box.parentElement) {
+      if (box.scrollHeight > box.clientHeight && getComputedStyle(box).overflowY !== "visible") {
+        box.scrollTop = box.scrollHeight;
+        return;
+      }
+    }
   }
 
   function mark() {
