@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 
+from gridgames.compute.demo import replay_views, shipped_moves
 from gridgames.compute.jobs import SOLUTION_STEPS, Job, capability
 from gridgames.compute.pool import SERVER
 from gridgames.core.cache import BoundedCache
@@ -143,6 +144,7 @@ class Api:
         self.hub: Any = None  # the live pages (web/live.py), set by the app
         self.demos: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(len(games) + 4)
         self._demos_running: dict[str, asyncio.Future] = {}
+        self.shipped_demos = shipped_moves()
 
     def client(self, request: Request) -> str:
         return client_of(request, self.trusted)
@@ -160,11 +162,18 @@ class Api:
         return await asyncio.wrap_future(future)
 
     async def demo(self, name: str) -> list[dict[str, Any]]:
-        """A game's preview: made once by the compute pool (as the server's own job, so that
-        a page asking for every preview at once is not held to one client's share), then
-        kept; requests that come while it is made wait for the same job."""
+        """A game's preview, kept once made. A built-in game's moves were prepared ahead
+        (compute/demo.py): replayed by the rules here, in milliseconds, so that the first home
+        page paints at once. Another game's is played by the compute pool (as the server's
+        own job, so that a page asking for every preview at once is not held to one client's
+        share); requests that come while it is made wait for the same job."""
         views = self.demos.get(name)
         if views is not None:
+            return views
+        moves = self.shipped_demos.get(name)
+        if moves is not None:
+            views = await run_in_threadpool(replay_views, self.games[name], self.games, moves)
+            self.demos.put(name, views)
             return views
         running = self._demos_running.get(name)
         if running is None:
