@@ -6,6 +6,7 @@ runs from a directory with no source tree in sight."""
 from __future__ import annotations
 
 import configparser
+import json
 import shutil
 import subprocess
 import sys
@@ -118,6 +119,13 @@ def test_the_installed_app_runs(wheel, installed, tmp_path):
             with urllib.request.urlopen(base + path, timeout=10) as answer:
                 assert answer.status == 200, path
                 assert answer.read(), path
+        # A fresh install's first home page: its previews were prepared ahead (the compute
+        # worker, starting beside the server, compiles its kernels for many seconds here).
+        began = time.monotonic()
+        for name in wheel_games(wheel):
+            with urllib.request.urlopen(f"{base}/api/v1/games/{name}/demo", timeout=10) as answer:
+                assert len(json.loads(answer.read())["views"]) > 3, name
+        assert time.monotonic() - began < 1.0
     finally:
         server.terminate()
         server.wait(timeout=10)
