@@ -3,10 +3,10 @@ against itself or a puzzle played by its hints.
 
 The built-in games' previews are prepared ahead: their moves are shipped in previews.json
 (made by `python -m gridgames.compute.demo`), so a server replays them by the rules alone
-(milliseconds) and the first home page after a fresh install paints its previews at once,
-where playing them took a compute worker about 7 s each (issue 32: its start compiles the
-solvers' kernels the first time). A game without shipped moves (a plugin) gets its preview
-played by a compute worker, as before. tests/test_previews.py checks that the shipped moves
+(milliseconds) and the first home page after a fresh install paints its previews at once:
+played by a compute worker, each would wait for the worker's start, which compiles the
+solvers' kernels the first time (about 7 s each). A game without shipped moves (a plugin)
+gets its preview played by a compute worker. tests/test_previews.py checks that the shipped moves
 are still the ones the machine plays.
 """
 

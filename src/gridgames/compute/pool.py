@@ -233,8 +233,8 @@ class ComputePool:
     def start(self) -> None:
         """Start the worker processes now, not with the first job: a server does at its
         start, so that a player's first AI move, hint or analysis does not wait for a worker
-        to start and load the games' compiled kernels (issue 32: the first analysis took
-        4.45 s, the next 0.8 s)."""
+        to start and load the games' compiled kernels (seconds; the first time after an
+        install, when numba compiles them, many more)."""
         with self._changed:
             self._warming = True
             self._changed.notify_all()

@@ -16,7 +16,8 @@ def default_compute_workers() -> int:
 class ServerConfig:
     db: str | None = None  # path, sqlite:///path or postgresql://...; None: GRIDGAMES_DB/data dir
     # Cap on one piece of machine play a page asks for: a player waits for every AI move and
-    # hint (issue 32: 9.6 s a reply on 10x10 at 10 s); a solution gets SOLVE_SHARE times it.
+    # hint, so 2 s (at 10 s a 10x10 board's every reply took 9.6 s); a solution gets
+    # web/api.py's WORK_SHARE times it.
     think_seconds: float = 2.0
     keep_days: float = 30.0  # games nobody has changed for this long are removed
     cache_games: int = 5000  # rooms kept in memory (the database is the truth)
