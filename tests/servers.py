@@ -19,18 +19,15 @@ from tests.conftest import free_port
 
 
 class Server:
-    def __init__(self, db: str, *options: str, port: int | None = None,
-                 warm: bool = False) -> None:
+    def __init__(self, db: str, *options: str, port: int | None = None) -> None:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        # A server starts its compute workers with itself (`warm`); most tests never compute,
-        # and each worker's start costs about a second of CPU, so they start with a first job.
         # The output goes to a file: a pipe nobody reads would fill and stop the server.
         self.output = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (lives with the server)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gridgames", "serve", "--no-browser", "--port",
-             str(self.port), "--db", db, *([] if warm else ["--lazy-compute"]), *options],
+             str(self.port), "--db", db, *options],
             stdout=self.output, stderr=subprocess.STDOUT, env=env, text=True)
         deadline = time.monotonic() + 90
         while True:

@@ -115,7 +115,7 @@ def test_the_shipped_previews_are_what_the_machine_plays():
 def test_a_fresh_server_paints_previews_at_once_and_starts_its_workers(tmp_path: Path):
     """A server started as a person starts it: the previews answer within 1 s altogether
     while its compute workers start beside it, before any job."""
-    server = Server(str(tmp_path / "games.db"), "--compute-workers", "1", warm=True)
+    server = Server(str(tmp_path / "games.db"), "--compute-workers", "1")
     try:
         began = time.monotonic()
         for name in GAMES:

@@ -114,7 +114,6 @@ class ComputePool:
         self._by_key: dict[str, list[_Task]] = {}  # jobs queued or running
         self._processes: dict[str, Any] = {}  # thread name -> its worker process
         self._closed = False
-        self._warming = False  # start() asked for the workers before any job
         self.done = 0  # jobs a worker answered
         self.refused = 0
         self.replaced = 0  # workers ended and started again
@@ -230,21 +229,12 @@ class ComputePool:
         process.kill()
         process.join(timeout=5)
 
-    def start(self) -> None:
-        """Start the worker processes now, not with the first job: a server does at its
-        start, so that a player's first AI move, hint or analysis does not wait for a worker
-        to start and load the games' compiled kernels (seconds; the first time after an
-        install, when numba compiles them, many more)."""
-        with self._changed:
-            self._warming = True
-            self._changed.notify_all()
-
     def _run_worker(self) -> None:
         """Worker processes, one at a time, fed jobs until the pool closes; one that had to
         be ended (cancel, deadline, crash) is replaced by a fresh one at once. The first
-        starts with the first job, or with start(): a test that never computes spawns none."""
+        starts with the first job: a server (or a test) that never computes spawns none."""
         with self._changed:
-            while not self._queue and not self._closed and not self._warming:
+            while not self._queue and not self._closed:
                 self._changed.wait()
             if self._closed:
                 return

@@ -83,10 +83,6 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    help="behind a proxy: the origin pages come from (e.g. "
                    "https://games.example.org), accepted on state-changing requests")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--lazy-compute", action="store_true",
-                   help="start the compute workers with the first job, not with the server "
-                   "(for tests and scripts that seldom compute; a player's first AI move then "
-                   "waits for a worker to start)")
     p.add_argument("--levels", metavar="PATH", action="append",
                    help="a Polar level file to add to the level select (repeatable)")
 
@@ -205,8 +201,6 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.workers == 1:
         app = create_app(config, games, store)
-        if not args.lazy_compute:
-            app.state.compute.start()
         _settled()
         uvicorn.run(app, **common)
         return
@@ -219,8 +213,6 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     shared_dir = tempfile.mkdtemp(prefix="gridgames-")  # the pool's socket, the metrics
     address = os.path.join(shared_dir, "compute.sock")
     pool = ComputePool(config.compute_workers, config.levels, config.compute_memory_mb)
-    if not args.lazy_compute:
-        pool.start()
     service = ComputeService(pool, address, authkey)
     shared = replace(config, compute_address=address, compute_authkey=authkey.hex(),
                      metrics_dir=shared_dir)
