@@ -56,10 +56,12 @@ def pytest_collection_modifyitems(config, items):
 
 
 def make_app(path: Path, **settings):
-    """The app over a real SQLite file at path."""
+    """The app over a real SQLite file at path; its compute workers start with its first job
+    (most tests here never compute)."""
     from gridgames.web.app import create_app
     from gridgames.web.config import ServerConfig
 
+    settings.setdefault("warm_compute", False)
     return create_app(ServerConfig(db=str(path), access_log=False, **settings))
 
 

@@ -97,7 +97,8 @@ def _serve(conn: Connection, levels: tuple[str, ...], memory_mb: int | None) -> 
 
 class ComputePool:
     def __init__(self, workers: int = 1, levels: tuple[str, ...] = (), memory_mb: int | None
-                 = None, queue_limit: int | None = None, per_client: int | None = None) -> None:
+                 = None, queue_limit: int | None = None, per_client: int | None = None,
+                 warm: bool = False) -> None:
         if workers < 1:
             raise ValueError("a pool has at least one worker")
         self.workers = workers
@@ -114,6 +115,7 @@ class ComputePool:
         self._by_key: dict[str, list[_Task]] = {}  # jobs queued or running
         self._processes: dict[str, Any] = {}  # thread name -> its worker process
         self._closed = False
+        self._warm = warm  # start the worker processes now, not with the first job
         self.done = 0  # jobs a worker answered
         self.refused = 0
         self.replaced = 0  # workers ended and started again
@@ -231,10 +233,10 @@ class ComputePool:
 
     def _run_worker(self) -> None:
         """Worker processes, one at a time, fed jobs until the pool closes; one that had to
-        be ended (cancel, deadline, crash) is replaced by a fresh one at once. The first
-        starts with the first job: a server (or a test) that never computes spawns none."""
+        be ended (cancel, deadline, crash) is replaced by a fresh one at once. Unless the pool
+        is warm, the first starts with the first job: a test that never computes spawns none."""
         with self._changed:
-            while not self._queue and not self._closed:
+            while not self._warm and not self._queue and not self._closed:
                 self._changed.wait()
             if self._closed:
                 return

@@ -83,7 +83,8 @@ def make_compute(config: ServerConfig) -> ComputePool | RemoteCompute:
     """The pool of this process, or the shared one of the parent (several processes)."""
     if config.compute_address:
         return RemoteCompute(config.compute_address, bytes.fromhex(config.compute_authkey))
-    return ComputePool(config.compute_workers, config.levels, config.compute_memory_mb)
+    return ComputePool(config.compute_workers, config.levels, config.compute_memory_mb,
+                       warm=config.warm_compute)
 
 
 def create_app(config: ServerConfig | None = None, games: Games | None = None,

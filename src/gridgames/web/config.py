@@ -26,6 +26,7 @@ class ServerConfig:
     access_log: bool = True  # one line per request
     compute_workers: int = field(default_factory=default_compute_workers)
     compute_memory_mb: int = 2048  # each compute worker's address space
+    warm_compute: bool = True  # compute workers start with the server, not the first job
     compute_address: str | None = None  # a shared pool's socket (several server processes)
     compute_authkey: str | None = None  # its secret, in hex
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)

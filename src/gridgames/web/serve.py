@@ -212,7 +212,8 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     authkey = secrets.token_bytes(32)
     shared_dir = tempfile.mkdtemp(prefix="gridgames-")  # the pool's socket, the metrics
     address = os.path.join(shared_dir, "compute.sock")
-    pool = ComputePool(config.compute_workers, config.levels, config.compute_memory_mb)
+    pool = ComputePool(config.compute_workers, config.levels, config.compute_memory_mb,
+                       warm=True)
     service = ComputeService(pool, address, authkey)
     shared = replace(config, compute_address=address, compute_authkey=authkey.hex(),
                      metrics_dir=shared_dir)
