@@ -7,7 +7,7 @@ middle game) and a few 10x10 line-5 openings; one line per board and level:
 Part 2 (games): the perfect level on 7x6 in whole games: time per perfect move (p50, p99,
 max), how often it proved its move (book or solver) and how often it fell back on the hard
 level's move, and the results against random play, the hard level and itself. Each perfect
-move gets the page's budget (10 s, `gridgames serve --think-seconds`' default). Perfect
+move gets 10 s (a page's default, `gridgames serve --think-seconds`, is 2 s). Perfect
 against perfect breaks ties between equal moves with a different seed each game; the first
 player must win every such game with its 21st stone, its last one (the 41st on the board:
 the empty board's score is 1).

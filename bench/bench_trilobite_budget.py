@@ -14,8 +14,13 @@ it takes the board: a page's time cap is turned into nodes at the speed measured
 search itself); then per board and level: moves timed, p50 and max seconds per move, the
 page's budget, moves proven / best found, and moves over the budget.
 
+With --perfect-boards it measures instead the rule of where the page offers the perfect
+level (games/trilobite/ai.py, PERFECT_CELLS): the CPU seconds of the perfect level's move on
+the empty board (its hardest: the whole game ahead) of every board of up to PERFECT_CELLS + 4
+cells, every line, slowest first, and whether the rule offers the level there.
+
 Usage: python bench/bench_trilobite_budget.py [--openings N] [--moves N] [--boards SUBSTR]
-  [--levels a,b] [--think-seconds S] [--pool] [--no-analysis]
+  [--levels a,b] [--think-seconds S] [--pool] [--no-analysis] [--perfect-boards]
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from gridgames.compute.pool import SERVER, ComputePool
 from gridgames.core.result import PROVEN, Budget
 from gridgames.core.rng import Rng
 from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite.ai import PERFECT, PERFECT_CELLS
 from gridgames.games.trilobite.analyzer import compiled_fits, make_solver
 from gridgames.games.trilobite.game import Trilobite, TrilobiteParams
 from gridgames.games.trilobite.solver import Solver, parse_moves
@@ -143,6 +149,27 @@ class Row:
         return max(times)
 
 
+def perfect_boards(game: Trilobite, seconds: float) -> None:
+    """The perfect level's first move on each small board, in CPU seconds, slowest first."""
+    rows = []
+    for width in range(3, PERFECT_CELLS + 5):
+        for height in range(3, (PERFECT_CELLS + 4) // width + 1):
+            for line in range(3, max(width, height) + 1):
+                params = TrilobiteParams(width, height, line)
+                state = game.new_state(params, game.new_desc(params, Rng("empty")))
+                game.ai.choose(state, PERFECT, Rng("load"), Budget(nodes=1000))
+                began = time.process_time()
+                found = game.ai.choose(state, PERFECT, Rng("perfect"), Budget(seconds=seconds))
+                rows.append((time.process_time() - began, params, found.status,
+                             PERFECT in game.ai.offered(params)))
+    print(f"{'board':<18} {'cells':>5} {'cpu s':>7} {'status':<11} offered")
+    for spent, params, status, offered in sorted(rows, key=lambda row: -row[0]):
+        print(f"{name(params):<18} {params.width * params.height:>5} {spent:>7.2f} "
+              f"{status:<11} {'yes' if offered else 'no'}")
+    slowest = max((row for row in rows if row[3]), key=lambda row: row[0])
+    print(f"slowest where offered: {name(slowest[1])}, {slowest[0]:.2f} s of CPU")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--openings", type=int, default=2)
@@ -153,8 +180,13 @@ def main() -> None:
     parser.add_argument("--pool", action="store_true", help="through a real compute pool")
     parser.add_argument("--no-analysis", dest="analysis", action="store_false",
                         help="skip the analysis of each opening")
+    parser.add_argument("--perfect-boards", action="store_true",
+                        help="measure where the perfect level is offered, nothing else")
     args = parser.parse_args()
     game = make_game()
+    if args.perfect_boards:
+        perfect_boards(game, args.think_seconds * WORK_SHARE["ai"])
+        return
     levels = args.levels.split(",") if args.levels else list(game.ai.levels)
     seconds = args.think_seconds * WORK_SHARE["ai"]  # the page's AI budget (web/api.py)
     budget = Budget(seconds=seconds)

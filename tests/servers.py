@@ -104,3 +104,13 @@ def _rss_kb(pid: int) -> int:
         return 0
     return next((int(line.split()[1]) for line in status.splitlines()
                  if line.startswith("VmRSS:")), 0)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system), in seconds: what it did, whatever
+    the wait for a core on a busy machine. 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from gridgames.registry import default_games
-from tests.conftest import screenshot
+from tests.conftest import screenshot, serve
 
 GAMES = default_games()
 
@@ -218,10 +218,20 @@ def test_api_docs_work_with_the_network_blocked(page, server_url):
     screenshot(page, "api-docs-offline")
 
 
-def test_thinking_can_be_cancelled(page, server_url):
-    """The perfect level on the empty 8x6 board (no opening book) thinks for its whole
-    budget: the page says so with a Cancel button, and Cancel stops it with nothing played."""
-    open_game(page, server_url, "trilobite", "trilobite:width=8:8/8/8/8/8/8")
+@pytest.fixture(scope="module")
+def patient_server_url(tmp_path_factory):
+    """A server that gives machine play a minute (--think-seconds; a page's default is 2 s,
+    too short to press Cancel in on a busy machine)."""
+    yield from serve(tmp_path_factory.mktemp("patient") / "games.db", think_seconds=60.0)
+
+
+def test_thinking_can_be_cancelled(page, patient_server_url):
+    """The strongest level offered on the empty 20x20 board with a line of 20 (hard) searches
+    for seconds: the page says so with a Cancel button, and Cancel stops it with nothing
+    played."""
+    server_url = patient_server_url
+    open_game(page, server_url, "trilobite",
+              "trilobite:width=20,height=20,line=20:" + "/".join(["20"] * 20))
     page.locator("#aimove").click()
     expect(page.locator("#thinking")).to_be_visible()
     expect(page.locator("#cancel-thinking")).to_be_visible()

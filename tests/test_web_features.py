@@ -197,8 +197,8 @@ def test_help_explains_the_rules_and_no_key_does_two_things(page, server_url):
 
 @pytest.fixture(scope="module")
 def quick_server_url(tmp_path_factory):
-    """A server that gives machine play 1 s: the AI's move on a 12-column board is the
-    perfect level's, which searches for all of its time and cannot finish (10 s on the
+    """A server that gives machine play 1 s: the AI's move on a 12-column board is the hard
+    level's (the strongest offered there), which may search for all of its time (2 s on the
     shared server)."""
     yield from serve(tmp_path_factory.mktemp("quick") / "games.db", think_seconds=1.0)
 

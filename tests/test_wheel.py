@@ -6,6 +6,7 @@ runs from a directory with no source tree in sight."""
 from __future__ import annotations
 
 import configparser
+import json
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import free_port
+from tests.servers import cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 # One worker builds the wheel for both tests (`--dist loadgroup`, as `make test` runs).
@@ -118,6 +120,15 @@ def test_the_installed_app_runs(wheel, installed, tmp_path):
             with urllib.request.urlopen(base + path, timeout=10) as answer:
                 assert answer.status == 200, path
                 assert answer.read(), path
+        # A fresh install's first home page: its previews were prepared ahead, and take the
+        # server well under 1 s of CPU (the compute worker, starting beside it at the lowest
+        # priority, compiles its kernels for many seconds here; they wait for none of it).
+        began, cpu = time.monotonic(), cpu_seconds(server.pid)
+        for name in wheel_games(wheel):
+            with urllib.request.urlopen(f"{base}/api/v1/games/{name}/demo", timeout=10) as answer:
+                assert len(json.loads(answer.read())["views"]) > 3, name
+        assert cpu_seconds(server.pid) - cpu < 0.5
+        assert time.monotonic() - began < 10
     finally:
         server.terminate()
         server.wait(timeout=10)

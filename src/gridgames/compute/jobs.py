@@ -19,9 +19,13 @@ from gridgames.core.rng import Rng
 
 WORK = ("ai", "hint", "solve", "solution", "check", "analysis", "new_desc", "demo")
 SOLUTION_STEPS = 2000  # positions of a solution drawn for a page to step through
-# A job's search ends this share of its seconds early: the answer itself must reach the page
-# within the budget (a search stops only at its next look at the clock, then answers).
+# A job's search ends this share of its seconds early, and at least ANSWER_RESERVE_SECONDS:
+# the answer itself must reach the page within the budget (a search stops only at its next
+# look at the clock, the compiled solver's nodes only estimate its seconds, then it answers).
+# With the page's 2 s, 5% alone (0.1 s) left Trilobite moves up to 0.3 s over on a busy
+# machine (bench/bench_trilobite_budget.py).
 ANSWER_RESERVE = 0.05
+ANSWER_RESERVE_SECONDS = 0.25
 # Machine play on a position: the job's work -> the game's capability entry, its method, and
 # what a person calls it.
 CAPABILITY = {"ai": ("ai", "choose", "AI player"), "hint": ("hints", "hint", "hints"),
@@ -97,7 +101,9 @@ class Worker:
         entry = capability(game, job.work)
         budget = job.budget
         if budget.seconds is not None:
-            budget = budget.capped(budget.seconds * (1 - ANSWER_RESERVE))
+            reserve = max(budget.seconds * ANSWER_RESERVE,
+                          min(ANSWER_RESERVE_SECONDS, budget.seconds / 4))
+            budget = budget.capped(budget.seconds - reserve)
         if job.work == "ai":
             return entry.choose(job.state, job.level, Rng(job.seed), budget)
         found: Result[Any] = getattr(entry, CAPABILITY[job.work][1])(job.state, budget)

@@ -28,7 +28,16 @@ CAPABILITIES = ("ai", "solver", "hints", "analyzer", "checker", "levels", "forei
 class AiPlayer(ABC):
     """Plays a move of a two-player game at a named level."""
 
-    levels: tuple[str, ...] = ()  # weakest first
+    levels: tuple[str, ...] = ()  # weakest first: every level it plays (saved games name them)
+
+    def offered(self, params: Params) -> tuple[str, ...]:
+        """The levels a page offers for these params, weakest first: by default all of them.
+        A game leaves out a level whose name would not be true there (a "perfect" level that
+        cannot prove its moves in a page's time); it still plays it when asked."""
+        return self.levels
+
+    def strongest(self, params: Params) -> str:
+        return self.offered(params)[-1]
 
     @property
     def default_level(self) -> str:
@@ -163,13 +172,15 @@ class Encoding(ABC):
 
 
 class HintsFromAi(Hinter):
-    """Two-player games: the hint is the strongest AI level's move, its ties broken the same
-    way every time for a position (the rng is seeded by the position)."""
+    """Two-player games: the hint is the move of the strongest AI level offered for the
+    board, its ties broken the same way every time for a position (the rng is seeded by the
+    position). (Their states carry their params.)"""
 
     def __init__(self, ai: AiPlayer, position_key: Any) -> None:
         self.ai = ai
         self.position_key = position_key  # state -> a string naming the position
 
     def hint(self, state: Any, budget: Budget) -> Result[Hint]:
-        found = self.ai.choose(state, self.ai.levels[-1], Rng(self.position_key(state)), budget)
+        found = self.ai.choose(state, self.ai.strongest(state.params),
+                               Rng(self.position_key(state)), budget)
         return found.with_value(None if found.value is None else Hint(found.value))

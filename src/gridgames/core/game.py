@@ -199,7 +199,8 @@ def describe(game: Game) -> dict[str, Any]:
         "players": game.players,
         "player_names": list(game.player_names),
         "params": game.params_type.describe(),
-        "ai_levels": list(game.ai.levels) if game.ai else [],
+        # The levels offered on the default board (GET /games/{name}/ai-levels: on others).
+        "ai_levels": list(game.ai.offered(game.params_type())) if game.ai else [],
         "default_ai_level": game.ai.default_level if game.ai else None,
         "capabilities": [key for key in game.capabilities()
                          if key not in ("commands", "encoding")],  # not the page's business

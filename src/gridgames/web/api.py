@@ -15,11 +15,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 
+from gridgames.compute.demo import replay_views, shipped_moves
 from gridgames.compute.jobs import SOLUTION_STEPS, Job, capability
 from gridgames.compute.pool import SERVER
 from gridgames.core.cache import BoundedCache
@@ -39,10 +40,12 @@ from gridgames.web.rooms import PERSON, Room, Rooms, check_seats
 
 PREFIX = "/api/v1"
 MAX_SAVE = 1024 * 1024  # a save file may be up to 1 MB; other bodies stay at 64 KiB
-# Seconds of a job, by its work, as multiples of --think-seconds (a solution may take
-# longer than a hint); generating a puzzle and the previews have their own budgets.
-WORK_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 2.0,
-              "solution": 2.0}
+# Seconds of a job, by its work, as multiples of --think-seconds: a player waits for every
+# AI move and hint (2 s by default), and asks for a solution once, so it may take longer (20 s
+# by default, what it had before the think time came down from 10 s); generating a puzzle
+# and the previews have their own budgets.
+WORK_SHARE = {"ai": 1.0, "hint": 1.0, "check": 1.0, "analysis": 1.0, "solve": 10.0,
+              "solution": 10.0}
 GENERATE_SECONDS = 60.0
 DEMO_SECONDS = 60.0
 CLOCK = "clock_ms"  # in a game's extra: the time its page has been showing it, unfinished
@@ -113,6 +116,7 @@ def payload(room: Room) -> dict[str, Any]:
         "can_redo": session.can_redo,
         "seats": room.seats,
         "player_names": list(game.player_names),
+        "ai_levels": list(game.ai.offered(session.params)) if game.ai else [],
         "to_move": game.current_player(state),
         "status": {**status.as_json(), "over": status.over},
         "legal_moves": game.legal_moves(state),
@@ -140,6 +144,7 @@ class Api:
         self.hub: Any = None  # the live pages (web/live.py), set by the app
         self.demos: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(len(games) + 4)
         self._demos_running: dict[str, asyncio.Future] = {}
+        self.shipped_demos = shipped_moves()
 
     def client(self, request: Request) -> str:
         return client_of(request, self.trusted)
@@ -157,11 +162,18 @@ class Api:
         return await asyncio.wrap_future(future)
 
     async def demo(self, name: str) -> list[dict[str, Any]]:
-        """A game's preview: made once by the compute pool (as the server's own job, so that
-        a page asking for every preview at once is not held to one client's share), then
-        kept; requests that come while it is made wait for the same job."""
+        """A game's preview, kept once made. A built-in game's moves were prepared ahead
+        (compute/demo.py): replayed by the rules here, in milliseconds, so that the first home
+        page paints at once. Another game's is played by the compute pool (as the server's
+        own job, so that a page asking for every preview at once is not held to one client's
+        share); requests that come while it is made wait for the same job."""
         views = self.demos.get(name)
         if views is not None:
+            return views
+        moves = self.shipped_demos.get(name)
+        if moves is not None:
+            views = await run_in_threadpool(replay_views, self.games[name], self.games, moves)
+            self.demos.put(name, views)
             return views
         running = self._demos_running.get(name)
         if running is None:
@@ -217,6 +229,17 @@ def api_router(api: Api) -> APIRouter:
     async def demo(name: str) -> dict[str, Any]:
         return {"views": await api.demo(games.get_game(name).name)}
 
+    @router.get("/games/{name}/ai-levels", summary="The AI levels offered on a board (`params`: "
+                "name=value pairs joined by commas), weakest first", responses=errors(404))
+    def ai_levels(name: str, params: str = Query("", max_length=200)) -> dict[str, Any]:
+        game = games.get_game(name)
+        if game.ai is None:
+            return {"levels": [], "default": None}
+        offered = game.ai.offered(game.parse_params(check_text(params, "params")))
+        default = game.ai.default_level
+        return {"levels": list(offered), "default": default if default in offered else
+                offered[(len(offered) - 1) // 2]}
+
     @router.get("/games/{name}/levels", summary="The level packs, for games with levels",
                 responses=errors(404))
     def levels(name: str) -> list[dict[str, Any]]:
@@ -243,7 +266,7 @@ def api_router(api: Api) -> APIRouter:
             session = Session.new(body.game, body.params, seed, games, desc)
         else:
             raise BadInput("give a game name or a game id")
-        seats = check_seats(session.game, body.seats)
+        seats = check_seats(session.game, body.seats, session.params)
         return await run_in_threadpool(lambda: payload(api.rooms.create(session, seats)))
 
     async def generated(request: Request, name: str, params_text: str, seed: str | None
@@ -313,7 +336,7 @@ def api_router(api: Api) -> APIRouter:
                 responses=errors(404, 409))
     async def set_seats(session_id: str, body: Seats) -> dict[str, Any]:
         def seat(room: Room) -> None:
-            room.seats = check_seats(room.session.game, body.seats)
+            room.seats = check_seats(room.session.game, body.seats, room.session.params)
 
         return (await api.change(session_id, seat))[0]
 
@@ -412,7 +435,7 @@ def api_router(api: Api) -> APIRouter:
                               else f"{game.title} has no AI player")
         fair_play(room)
         level = (body.level if body and body.level else None) or \
-            (seat if seat != PERSON else game.ai.levels[-1])
+            (seat if seat != PERSON else game.ai.strongest(session.params))
         game.ai.check_level(level)
         if api.compute.busy(room.id):
             raise IllegalMove("the computer is already thinking about this game")

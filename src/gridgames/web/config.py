@@ -15,7 +15,10 @@ def default_compute_workers() -> int:
 @dataclass(frozen=True)
 class ServerConfig:
     db: str | None = None  # path, sqlite:///path or postgresql://...; None: GRIDGAMES_DB/data dir
-    think_seconds: float = 10.0  # cap on one piece of machine play asked by a page
+    # Cap on one piece of machine play a page asks for: a player waits for every AI move and
+    # hint, so 2 s (at 10 s a 10x10 board's every reply took 9.6 s); a solution gets
+    # web/api.py's WORK_SHARE times it.
+    think_seconds: float = 2.0
     keep_days: float = 30.0  # games nobody has changed for this long are removed
     cache_games: int = 5000  # rooms kept in memory (the database is the truth)
     cache_mb: int = 256

@@ -35,8 +35,11 @@ def new_id() -> str:
     return secrets.token_urlsafe(ID_BYTES)
 
 
-def check_seats(game: Game, seats: Any) -> list[str]:
-    """Seats are a list with one entry per player: "person" or an AI level of the game."""
+def check_seats(game: Game, seats: Any, params: Any = None) -> list[str]:
+    """Seats are a list with one entry per player: "person" or an AI level of the game. With
+    the board's params, a level the game plays but does not offer there (a link or a saved
+    game from before, naming "perfect" on a board where it cannot prove its moves in time)
+    becomes the strongest level offered, so that the seat is named for what plays."""
     if seats is None:
         return [PERSON] * game.players
     if not isinstance(seats, list) or len(seats) != game.players or \
@@ -47,7 +50,10 @@ def check_seats(game: Game, seats: Any) -> list[str]:
             if game.ai is None:
                 raise BadInput(f"{game.title} has no AI player")
             game.ai.check_level(seat)
-    return list(seats)
+    if params is None or game.ai is None:
+        return list(seats)
+    offered = game.ai.offered(params)
+    return [seat if seat == PERSON or seat in offered else offered[-1] for seat in seats]
 
 
 class Room:

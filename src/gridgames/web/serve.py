@@ -52,8 +52,8 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     _option(p, "--workers", 1, "server processes; above 1 needs PostgreSQL",
             env="GRIDGAMES_WORKERS")
     _option(p, "--keep-days", 30.0, "remove games nobody has played for this many days")
-    _option(p, "--think-seconds", 10.0, "cap on one AI move, hint, check or analysis; a "
-            "solution may take twice as long")
+    _option(p, "--think-seconds", ServerConfig.think_seconds, "cap on one AI move, hint, "
+            "check or analysis; a solution may take ten times as long")
     p.add_argument("--compute-workers", type=int, default=None,
                    help="processes for machine play, shared by all server processes "
                    "(default: one less than the cores, at least 1, and as many as "

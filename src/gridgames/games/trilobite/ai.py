@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from gridgames.core.capabilities import AiPlayer
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
@@ -179,6 +180,14 @@ PERFECT = "perfect"
 # made it fall back there; a deeper book brings the time down, not this cap.
 PERFECT_NODES = 32_000_000
 SOLVER_SHARE = 0.7  # of a time cap, for the perfect level's solver
+# Where a page offers the perfect level: where it proves its moves within the page's 2 s.
+# Its hardest move is the empty board's (the whole game ahead): on every board of at most
+# PERFECT_CELLS cells, any line, the solver proves it in at most 0.2 s of CPU (7x3 line 7);
+# past it some take seconds (6x4 line 6: 0.9 s, 8x3 line 8: 1.8 s, 6x6 line 4: not in 32M
+# nodes). On 7x6 line 4 the opening book answers the first moves and the solver the rest
+# (p99 0.46 s). `python bench/bench_trilobite_budget.py --perfect-boards` measures it.
+PERFECT_CELLS = 21
+BOOK_BOARDS = frozenset({(7, 6, 4)})  # (width, height, line)
 
 
 class TrilobiteAi(AiPlayer):
@@ -189,6 +198,12 @@ class TrilobiteAi(AiPlayer):
 
     def __init__(self, analyzer: TrilobiteAnalyzer) -> None:
         self.analyzer = analyzer
+
+    def offered(self, params: Any) -> tuple[str, ...]:
+        """Perfect only where it proves its moves in a page's time (PERFECT_CELLS,
+        BOOK_BOARDS); elsewhere the strongest level offered is hard, what perfect plays there
+        anyway (perfect stays playable: saved games and links may name it)."""
+        return self.levels if perfect_offered(params) else self.levels[:-1]
 
     def choose(self, state, level: str, rng: Rng, budget: Budget) -> Result[str]:
         self.check_level(level)
@@ -223,6 +238,11 @@ class TrilobiteAi(AiPlayer):
         meter.nodes += found.nodes
         note = note or f"the {level} level searched {found.depth} moves ahead with a heuristic"
         return meter.result(COLUMN_NAMES[column], BEST_FOUND, note)
+
+
+def perfect_offered(params: Any) -> bool:
+    return params.width * params.height <= PERFECT_CELLS or \
+        (params.width, params.height, params.line) in BOOK_BOARDS
 
 
 def _ran_out(solved: Meter) -> str:

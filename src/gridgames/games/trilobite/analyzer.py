@@ -28,6 +28,7 @@ UNKNOWN = -1000  # a column score the budget did not reach (no real score is thi
 # with a margin. The table keeps the probe's work, so little of it is lost.
 PROBE_NODES = 200_000
 SPEED_MARGIN = 0.8
+SLICE_SECONDS = 0.25
 SPREAD = 0.25  # of an analysis's time, spread over its columns first (column_scores)
 
 
@@ -46,14 +47,22 @@ def solve_until(solver, deadline: float | None, current: int, mask: int, moves: 
     score = solver.solve(current, mask, moves, weak, probe, **clamp)
     if score is not None or probe == budget:
         return score
-    spent = solver.nodes - start
-    speed = spent / max(time.monotonic() - started, 1e-3)
-    nodes = int(speed * (deadline - time.monotonic()) * SPEED_MARGIN)
-    if budget is not None:
-        nodes = min(nodes, budget - spent)
-    if nodes <= 0:
-        return None
-    return solver.solve(current, mask, moves, weak, nodes, **clamp)
+    # The rest in slices of at most SLICE_SECONDS at the speed measured so far, the clock
+    # read between them: a machine that gets busier mid-search (a speed 10 times lower, on a
+    # loaded 2-core machine) overruns by a slice, not by the whole time left. Each slice
+    # starts again from the position, with the table's work kept.
+    while True:
+        now = time.monotonic()
+        spent = solver.nodes - start
+        speed = spent / max(now - started, 1e-3)
+        nodes = int(speed * min(deadline - now, SLICE_SECONDS) * SPEED_MARGIN)
+        if budget is not None:
+            nodes = min(nodes, budget - spent)
+        if nodes <= 0:
+            return None
+        score = solver.solve(current, mask, moves, weak, nodes, **clamp)
+        if score is not None or (budget is not None and solver.nodes - start >= budget):
+            return score
 
 
 def column_scores(solver, current: int, mask: int, moves: int, weak: bool = False,

@@ -2,6 +2,7 @@
 // and this page's own choices; a new game, or the seats applied to this one.
 import { $, PERSON, isPuzzle, page, remember, saved } from "./page.js";
 import { act, newGame } from "./actions.js";
+import { api } from "./api.js";
 
 export function openSettings() {
   const { card, current } = page;
@@ -24,6 +25,7 @@ export function openSettings() {
     }
     input.name = p.name;
     input.value = params[p.name] ?? p.default;
+    input.addEventListener("change", offerLevels);
     label.appendChild(input);
     fields.appendChild(label);
   }
@@ -36,8 +38,7 @@ export function openSettings() {
     const select = document.createElement("select");
     select.name = `seat${index}`;
     select.add(new Option("a person", PERSON));
-    for (const level of card.ai_levels) select.add(new Option(`the AI (${level})`, level));
-    select.value = current?.seats[index] ?? PERSON;
+    fillLevels(select, current?.ai_levels ?? card.ai_levels, current?.seats[index] ?? PERSON);
     label.appendChild(select);
     seats.appendChild(label);
   });
@@ -46,6 +47,28 @@ export function openSettings() {
   $("show-clock").checked = saved("clock") ?? true;
   $("settings-error").textContent = "";
   $("settings-dialog").showModal();
+}
+
+// The AI levels a board offers depend on its params (Trilobite's "perfect" only where it
+// proves its moves in time): the seats' choices follow the params the dialog shows.
+function fillLevels(select, levels, chosen) {
+  select.querySelectorAll("option:not([value='" + PERSON + "'])").forEach((o) => o.remove());
+  for (const level of levels) select.add(new Option(`the AI (${level})`, level));
+  // A level this board does not offer: its strongest (the AI's seat stays the AI's).
+  select.value = chosen === PERSON || levels.includes(chosen) ? chosen : levels[levels.length - 1];
+}
+
+async function offerLevels() {
+  const { card } = page;
+  if (card.players < 2 || card.ai_levels.length === 0) return;
+  const { params } = settingsValues();
+  let answer;
+  try {
+    answer = await api("GET", `/api/v1/games/${card.name}/ai-levels?params=${encodeURIComponent(params)}`);
+  } catch {
+    return;  // params the server refuses: starting the game will say why
+  }
+  for (const select of $("seat-fields").querySelectorAll("select")) fillLevels(select, answer.levels, select.value);
 }
 
 function settingsValues() {
