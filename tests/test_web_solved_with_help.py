@@ -66,6 +66,16 @@ def open_stats(page, touch):
     return page.locator("#stats-body .stats-counts")
 
 
+def expect_one_played_with_help(page, touch):
+    """The statistics: one game played, none won, one solved with help, and they say so."""
+    counts = open_stats(page, touch)
+    expect(counts).to_contain_text("Played1")
+    expect(counts).to_contain_text("Won0 (0%)")
+    expect(counts).to_contain_text("Solved with help1")
+    expect(page.locator("#stats-body")).to_contain_text(
+        "One game was finished with Solve: counted as played, not won.")
+
+
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_a_solution_looked_at_changes_nothing(open_page, server_url, device):
     touch = device == "phone"
@@ -128,12 +138,7 @@ def test_polar_applied_solve_is_solved_with_help(open_page, server_url, device):
     solved, _ = kept(page)
     assert solved is None or "gridgames:2" not in solved
     screenshot(page, f"solve-applied-polar-{device}")
-    counts = open_stats(page, touch)
-    expect(counts).to_contain_text("Played1")
-    expect(counts).to_contain_text("Won0 (0%)")
-    expect(counts).to_contain_text("Solved with help1")
-    expect(page.locator("#stats-body")).to_contain_text(
-        "One game was finished with Solve: counted as played, not won.")
+    expect_one_played_with_help(page, touch)
     screenshot(page, f"solve-applied-polar-stats-{device}")
     page.keyboard.press("Escape")
     # Undone, the level is open again and says so.
@@ -167,12 +172,7 @@ def test_twomino_applied_solve_has_no_victory(open_page, server_url):
     expect(page.locator("#gameover-text")).to_have_text("Solved with help: All 6 pairs found")
     expect(page.locator("[data-victory]")).to_have_count(0)
     screenshot(page, "solve-applied-twomino-phone")
-    counts = open_stats(page, True)
-    expect(counts).to_contain_text("Played1")
-    expect(counts).to_contain_text("Won0 (0%)")
-    expect(counts).to_contain_text("Solved with help1")
-    expect(page.locator("#stats-body")).to_contain_text(
-        "One game was finished with Solve: counted as played, not won.")
+    expect_one_played_with_help(page, True)
 
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
