@@ -53,7 +53,7 @@ def test_show_json_fields():
 def test_show_text():
     code, out = run("show", "trilobite::7/7/7/7/7/7", "--moves", "4453")
     assert code == 0
-    assert out.splitlines()[-3:] == [". . . O . . .", ". . O X X . .", "It's X's turn"]
+    assert out.splitlines()[-3:] == [". . . Y . . .", ". . Y R R . .", "It's Red's turn"]
 
 
 def test_ai_prints_its_move():
@@ -149,7 +149,7 @@ def test_ai_with_default_options_answers_within_its_cap():
     assert code == 0 and time.monotonic() - started < 6
     move, words = out.splitlines()
     assert move in "123456789a"
-    assert words.startswith("perfect: best found in ") and "ran out of its budget" in words
+    assert words.startswith("perfect: best found in ") and "not proven within the budget" in words
 
 
 # --- hostile input: one line on stderr, exit code 2, nothing changed ---

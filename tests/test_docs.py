@@ -28,7 +28,7 @@ def test_every_example_of_the_python_api_runs():
 
     for expected in (str(list(default_games())),
                      "width=9,height=6,line=5", "trilobite:width=7,height=6,line=4:7/7/7/7/7/7",
-                     "It's X's turn", "['a1', 'b2']", "refused:", "illegal:", "None None",
+                     "It's Red's turn", "['a1', 'b2']", "refused:", "illegal:", "None None",
                      "True -1", "14 proven", "won", "(6, 7, 2) [1 1 1 1 1 1 1]", "-1.0"):
         assert expected in out, expected
 

@@ -11,6 +11,7 @@ from gridgames.cli import main
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
+from gridgames.core.words import count
 from gridgames.games.ishido import make_game
 from gridgames.games.ishido.ai import best_cell
 from gridgames.games.ishido.commands import play_deal
@@ -124,10 +125,13 @@ def test_won_when_the_pouch_is_empty_lost_when_no_valid_cell():
     last = position({"e4": t(0, 0)}, t(0, 1))
     done = GAME.apply(last, "e3")
     assert GAME.status(done).outcome == "won"
-    assert GAME.status(done).message == "Game Over. You Win!"  # docs/rules/ishido.md
+    # The source's words, then the score (docs/rules/ishido.md).
+    assert GAME.status(done).message == f"Game Over. You Win! {count(done.score, 'point')}"
     stuck = position({"e4": t(0, 0)}, t(0, 1), pouch_rest=(t(3, 3),))
     after = GAME.apply(stuck, "e3")
-    assert GAME.status(after).outcome == "lost" and GAME.status(after).message == "Game Over"
+    assert GAME.status(after).outcome == "lost"
+    assert GAME.status(after).message == (f"Game Over: the next tile fits nowhere. "
+                                          f"{count(after.score, 'point')}, 1 tile left")
     with pytest.raises(IllegalMove, match="over"):
         GAME.apply(after, "e2")
 

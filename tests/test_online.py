@@ -55,7 +55,7 @@ def test_seats_are_secret_links_and_the_turn_is_enforced(client):
     assert post(client, o, "move", {"move": "1"}).status_code == 409  # X moves first
     assert post(client, x, "move", {"move": "1"}).json()["moves"] == ["1"]
     refused = post(client, x, "move", {"move": "2"})
-    assert refused.status_code == 409 and "O's turn" in refused.json()["error"]
+    assert refused.status_code == 409 and "Yellow's turn" in refused.json()["error"]
     assert post(client, watch, "move", {"move": "2"}).status_code == 409
     for wrong in ("nope", "x" * 30, o[:-1] + ("A" if o[-1] != "A" else "B")):
         assert client.get(f"{API}/links/{wrong}").status_code == 404
@@ -82,7 +82,7 @@ def test_takeback_draw_resign_and_rematch(client):
     assert back["moves"] == [] and back["to_move"] == 0  # X's move and O's reply undone
     post(client, x, "move", {"move": "3"})
     post(client, o, "offer", {"kind": "draw"})
-    post(client, x, "move", {"move": "3"})  # not X's turn...
+    post(client, x, "move", {"move": "3"})  # not Red's turn...
     declined = post(client, x, "reply", {"kind": "draw", "accept": False}).json()
     assert declined["online"]["offer"] is None and not declined["status"]["over"]
     post(client, o, "move", {"move": "3"})  # a move withdraws nothing open; it plays
@@ -98,7 +98,7 @@ def test_takeback_draw_resign_and_rematch(client):
     assert client.get(f"{API}/links/{o}").json()["online"]["you"] == 0
     post(client, o, "move", {"move": "2"})  # O's link now plays X, first
     resigned = post(client, x, "resign").json()
-    assert resigned["status"]["message"] == "X wins: O resigned"
+    assert resigned["status"]["message"] == "Red wins: Yellow resigned"
 
 
 def test_a_claim_needs_the_opponent_gone_long_enough(client):
@@ -121,7 +121,7 @@ def test_a_claim_needs_the_opponent_gone_long_enough(client):
         time.sleep(0.1)
     assert not gone["connected"] and gone["gone_for"] >= 1
     claimed = post(client, x, "claim").json()
-    assert claimed["status"]["message"] == "X wins: O left the game"
+    assert claimed["status"]["message"] == "Red wins: Yellow left the game"
 
 
 def test_live_pages_get_every_change_and_catch_up(client):

@@ -33,4 +33,14 @@ def test_bad_params_are_refused_with_a_reason(text, message):
 def test_describe_lists_bounds():
     described = {p["name"]: p for p in TrilobiteParams.describe()}
     assert described["width"] == {"name": "width", "type": "int", "default": 7, "lo": 3,
-                                  "hi": 20, "help": "columns"}
+                                  "hi": 20, "help": "columns", "label": "Columns"}
+
+
+def test_describe_gives_a_players_words_and_when_a_field_applies():
+    from gridgames.games.twomino.game import TwoMinoParams
+
+    described = {p["name"]: p for p in TwoMinoParams.describe()}
+    assert described["gen"]["label"] == "Puzzle"
+    assert described["gen"]["choice_labels"]["unique"] == "Exactly one solution, no bars given"
+    assert described["level"]["when"] == {"gen": "unique"}  # no difficulty for shuffled boards
+    assert "when" not in described["n"]

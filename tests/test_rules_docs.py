@@ -95,7 +95,9 @@ def test_ishido_facts():
     assert f"{', '.join(map(str, points))} for 1, 2, 3, 4 neighbours" in text
     game = default_games()["ishido"]
     done = ishido.make_state(game.params_type(), (ishido.EMPTY,) * ishido.GRID.size, ())
-    assert f"`{game.status(done).message}`" in text
+    # The source's end words, kept at the start of the status (the score follows).
+    assert "`Game Over. You Win!`" in text and "`Game Over`" in text
+    assert game.status(done).message.startswith("Game Over. You Win!")
 
 
 def test_ishido_colours_and_birds_are_the_pages():

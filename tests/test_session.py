@@ -155,6 +155,28 @@ def test_markers_are_never_moves_from_outside():
     assert session.history == ["4"]
 
 
+def test_a_jump_to_a_position_a_solve_reached_keeps_the_help():
+    """Undo a Solve, then continue from its solved end (a jump): still solved with help, in
+    a save too; a jump to before the Solve's moves, or a restart, is without it."""
+    session = Session.new("twomino", "n=3", seed="help")
+    first = session.game.legal_moves(session.state)[0]
+    session.play(first)
+    session.solve(Budget(seconds=10))
+    assert session.helped and session.status().over
+    solved_end = session.cursor
+    session.undo()
+    assert not session.helped
+    session.jump(solved_end)
+    assert session.helped and session.status().over
+    assert session.history[-1].startswith(f"!jump {first} !solve ")
+    assert Session.load(session.save()).helped
+    session.jump(1)  # the position after `first`, before any move of the Solve
+    assert not session.helped and session.history[-1] == f"!jump {first}"
+    session.jump(solved_end)
+    session.restart()
+    assert not session.helped
+
+
 def test_any_recorded_position_and_a_jump_back_to_it():
     """state_at reads any position (the redo tail too) without moving the cursor; a jump
     makes one current as a marker of its own moves from the start, undoable."""
@@ -247,14 +269,17 @@ def test_a_game_keeps_at_most_max_history_moves_solutions_included():
     full.play("R")
 
 
-@pytest.mark.parametrize("text", ["!restart", "!solve", "!solve 4 4 5", "!jump", "!jump 4"])
+@pytest.mark.parametrize("text", ["!restart", "!solve", "!solve 4 4 5", "!jump", "!jump 4",
+                                  "!jump 4 !solve 5 6", "!jump !solve 4"])
 def test_a_marker_reads_and_writes_its_text(text):
     from gridgames.markers import Marker
 
     assert str(Marker.parse(text)) == text
 
 
-@pytest.mark.parametrize("text", ["!", "!restart 4", "!jumpy", "!solve  4", "4", "!Solve 4"])
+@pytest.mark.parametrize("text", ["!", "!restart 4", "!jumpy", "!solve  4", "4", "!Solve 4",
+                                  "!jump 4 !solve 5 !solve 6", "!solve 4 !solve 5",
+                                  "!jump 4 !restart"])
 def test_text_that_is_no_marker_is_refused(text):
     from gridgames.markers import Marker
 

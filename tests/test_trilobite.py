@@ -87,7 +87,7 @@ def test_two_on_the_left_and_one_on_the_right():
     # The source's example (docs/rules/trilobite.md): two stones on the left, one on the
     # right and the stone just played: 2 + 1 + 1 = 4 in a line.
     state = play("1122443")
-    assert GAME.status(state).message == "X wins!"
+    assert GAME.status(state).message == "Red wins!"
     assert state.line == (35, 36, 37, 38)
 
 
@@ -115,7 +115,7 @@ def test_ten_by_ten_line_five_diagonal_through_cell_44():
 def test_ten_by_ten_four_is_not_enough():
     state = play("1122334", "width=10,height=10,line=5")
     assert GAME.status(state).outcome == "ongoing"
-    assert GAME.status(GAME.apply(GAME.apply(state, "4"), "5")).message == "X wins!"
+    assert GAME.status(GAME.apply(GAME.apply(state, "4"), "5")).message == "Red wins!"
 
 
 def test_vertical_line_along_the_left_edge():
@@ -131,7 +131,7 @@ def test_line_along_the_top_edge():
     """)
     after = GAME.apply(state, "4")
     assert after.line == (0, 1, 2, 3)
-    assert GAME.status(after).message == "O wins!"
+    assert GAME.status(after).message == "Yellow wins!"
 
 
 def test_line_longer_than_the_winning_length():

@@ -49,7 +49,7 @@ def test_every_level_answers_a_legal_best_found_move_on_the_biggest_board(level,
     assert found.status == BEST_FOUND
     assert found.value in GAME.legal_moves(state)
     if level == "perfect":
-        assert "ran out of its budget" in found.note
+        assert "not proven within the budget" in found.note
 
 
 def test_the_analysis_of_the_biggest_board_marks_every_column_unknown():

@@ -217,7 +217,7 @@ def test_perfect_player():
                            Budget(nodes=100_000))
     assert found.value in "12345678" and not found.proven
     assert found.words().startswith("best found in ")
-    assert "ran out of its budget" in found.note and "hard level's move" in found.note
+    assert "not proven within the budget" in found.note and "hard level's move" in found.note
 
 
 def test_analysis_says_what_it_proved():

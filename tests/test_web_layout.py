@@ -176,7 +176,7 @@ def test_nothing_moves_when_the_ai_note_and_the_analysis_come(browser, server_ur
         expect(page.locator("#ai-note")).to_be_visible()
         after = in_view(page)
         assert after["board"] == before["board"]
-        # The words differ ("It's X's turn" both times here): their place must not.
+        # The words differ ("Your turn (Red)" both times here): their place must not.
         assert after["words"] == before["words"], (before, after)
         page.locator("#analysis").click()
         expect(page.locator("#analysis")).to_have_text("Analysis: on (proven)", timeout=20000)

@@ -48,7 +48,7 @@ def contexts(browser):
 def test_two_players_and_a_spectator_play_a_whole_game(contexts, server_url):
     host, guest, watcher = contexts
     host.goto(f"{server_url}/play/trilobite?id=trilobite::7/7/7/7/7/7&seats=person,person")
-    expect(host.locator("#status-text")).to_have_text("It's X's turn")
+    expect(host.locator("#status-text")).to_have_text("It's Red's turn")
     host.locator("#play-online").click()
     dialog = host.locator("#links-dialog")
     expect(dialog).to_be_visible()
@@ -57,17 +57,17 @@ def test_two_players_and_a_spectator_play_a_whole_game(contexts, server_url):
     assert "link=" in opponent and "link=" in spectators and opponent != spectators
     screenshot(host, "online-links")
     dialog.locator("button[type=submit]").click()
-    expect(host.locator("#online")).to_contain_text("You play X")
+    expect(host.locator("#online")).to_contain_text("You play Red")
     expect(host.locator("#online")).to_contain_text("has not opened the link yet")
 
     guest.goto(opponent)
     watcher.goto(spectators)
-    expect(guest.locator("#online")).to_contain_text("You play O")
+    expect(guest.locator("#online")).to_contain_text("You play Yellow")
     expect(watcher.locator("#online")).to_contain_text("Watching")
-    expect(host.locator("#online")).to_contain_text("O is here")
+    expect(host.locator("#online")).to_contain_text("Yellow is here")
     expect(watcher.locator("#new")).to_be_hidden()
 
-    # X and O take turns, with keys on one page and clicks on the other; out of turn, the
+    # Red and Yellow take turns, with keys on one page and clicks on the other; out of turn, the
     # board refuses (the server would too).
     plays = [(host, "4"), (guest, "5"), (host, "4"), (guest, "5"), (host, "4")]
     for count, (page, column) in enumerate(plays, 1):
@@ -77,23 +77,23 @@ def test_two_players_and_a_spectator_play_a_whole_game(contexts, server_url):
             click_column(page, int(column))
         for each in (host, guest, watcher):
             expect(stones(each)).to_have_count(count)
-    host.keyboard.press("1")  # not X's turn: nothing happens
+    host.keyboard.press("1")  # not Red's turn: nothing happens
     host.wait_for_timeout(300)
     expect(stones(host)).to_have_count(5)
 
     guest.reload()  # mid-game: the page comes back to the same game
     expect(stones(guest)).to_have_count(5)
-    expect(guest.locator("#online")).to_contain_text("You play O")
+    expect(guest.locator("#online")).to_contain_text("You play Yellow")
 
     watcher.evaluate("window.gridgamesLive.drop()")  # the network drops the spectator
-    click_column(guest, 6)  # O plays column 6 meanwhile
+    click_column(guest, 6)  # Yellow plays column 6 meanwhile
     expect(stones(host)).to_have_count(6)
     expect(stones(watcher)).to_have_count(6, timeout=15000)  # caught up after reconnecting
     expect(watcher.locator("#live")).to_be_hidden()
 
-    host.keyboard.press("4")  # X's fourth in column 4: X wins
+    host.keyboard.press("4")  # Red's fourth in column 4: Red wins
     for each in (host, guest, watcher):
-        expect(each.locator("#status-text")).to_have_text("X wins!")
+        expect(each.locator("#status-text")).to_have_text("Red wins!")
         expect(stones(each)).to_have_count(7)
     finals = [each.locator("#board svg").inner_html() for each in (host, guest, watcher)]
     assert finals[0] == finals[1] == finals[2]

@@ -144,9 +144,10 @@ SAID = """(words) => {
 ENDS = {
     # X completes column a by a click.
     "tictactoe-won": ("/play/tictactoe?id=tictactoe::3/3/3&moves=a1+b1+a2+b2", "6", "X wins!"),
-    # X does not block column 2: the AI (O) completes it.
+    # Red does not block column 2: the AI (Yellow) completes it; against the AI the words
+    # are a person's.
     "trilobite-lost": ("/play/trilobite?id=trilobite::7/7/7/7/7/7&moves=1+2+7+2+1+2"
-                       "&seats=person,perfect", "7", "O wins!"),
+                       "&seats=person,perfect", "7", "The AI wins with Yellow"),
 }
 
 

@@ -71,7 +71,7 @@ def state_report(session: Session) -> dict[str, Any]:
 
 def result_line(found: Result[Any]) -> str:
     """The words of a machine-play result, with its note: 'proven' or 'best found in 0.2 s:
-    the hard level searched 9 moves ahead with a heuristic'."""
+    searched 9 moves ahead, not to the end'."""
     return found.words() + (f": {found.note}" if found.note else "")
 
 

@@ -2,8 +2,9 @@
 
 A history is kept and stored as text, so a marker has a text form (`!restart`, `!solve`
 followed by the solution's moves, `!jump` followed by the game moves from the start that
-reach an earlier position); it is read from and written to that form only where a history
-comes in or goes out (a save, the database, a page).
+reach an earlier position, with `!solve` before the first of them a Solve played, so that a
+position reached with help stays so); it is read from and written to that form only where a
+history comes in or goes out (a save, the database, a page).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ACTIONS = (RESTART, SOLVE, JUMP)
 class Marker:
     action: str  # one of ACTIONS
     moves: tuple[str, ...] = ()  # a solution's moves, or a jump's moves from the start
+    solved_from: int | None = None  # a jump: moves[solved_from:] were played by a Solve
 
     def __post_init__(self) -> None:
         # A game's moves are few distinct strings, so a long marker holds a pointer a move,
@@ -32,13 +34,20 @@ class Marker:
     def parse(cls, text: str) -> Marker:
         """The marker a history entry's text says; BadInput when it says none."""
         action, *moves = text[len(PREFIX):].split(" ")
+        helped = PREFIX + SOLVE
+        solved_from = moves.index(helped) if action == JUMP and helped in moves else None
+        if solved_from is not None:
+            del moves[solved_from]
         if not is_marker(text) or action not in ACTIONS or "" in moves or \
-                (action == RESTART and moves):
+                (action == RESTART and moves) or any(map(is_marker, moves)):
             raise BadInput(f"{text[:40]!r} is not a marker")
-        return cls(action, tuple(moves))
+        return cls(action, tuple(moves), solved_from)
 
     def __str__(self) -> str:
-        return " ".join([PREFIX + self.action, *self.moves])
+        words = [PREFIX + self.action, *self.moves]
+        if self.solved_from is not None:
+            words.insert(self.solved_from + 1, PREFIX + SOLVE)
+        return " ".join(words)
 
     @property
     def weight(self) -> int:

@@ -196,7 +196,30 @@ class Session:
         if index == self.cursor:
             raise BadInput("this is the current position already")
         self.state_at(index)  # the range check
-        return self._record(Marker(JUMP, tuple(self.game_moves_to(index))))
+        return self._record(Marker(JUMP, tuple(self.game_moves_to(index)),
+                                   self.solved_from(index)))
+
+    def solved_from(self, index: int) -> int | None:
+        """How many game moves come before the first one a Solve played on the way to
+        position `index`, or None where Solve played none of them (a restart forgets it, a
+        jump says it): a game that ends so is "solved with help"."""
+        at, solved = 0, None
+        for entry in self._entries[:index]:
+            if isinstance(entry, str):
+                at += 1
+            elif entry.action == RESTART:
+                at, solved = 0, None
+            elif entry.action == JUMP:
+                at, solved = len(entry.moves), entry.solved_from
+            else:
+                solved = at if solved is None else solved
+                at += len(entry.moves)
+        return solved
+
+    @property
+    def helped(self) -> bool:
+        """Whether a Solve played some of the moves that lead to the current position."""
+        return self.solved_from(self.cursor) is not None
 
     def go_to(self, index: int) -> None:
         """Move the cursor to a recorded position (no marker: a stored cursor, undo, redo),

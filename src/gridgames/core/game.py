@@ -80,9 +80,13 @@ class Game(ABC):
     # Which way the status's score is better ("higher", "lower"), for a page's best scores;
     # None where the score ranks nothing (a two-player game, a count that ends the same).
     score_order: ClassVar[str | None] = None
+    score_unit: ClassVar[str] = ""  # what the score counts, plural ("points", "moves")
     params_type: ClassVar[type[Params]]
     players: ClassVar[int] = 1
     player_names: ClassVar[tuple[str, ...]] = ()
+    # Against the AI a page says the status in a person's words ("Your turn", "You win!");
+    # a game whose status words are its source's own (tic-tac-toe) keeps them.
+    person_words: ClassVar[bool] = True
     # The JS module that draws the game's view, a file beside the game's module (package
     # data, so that an installed plugin carries its own; docs/adding-a-game.md).
     renderer: ClassVar[str]
@@ -154,6 +158,11 @@ class Game(ABC):
     def apply(self, state: Any, move: str) -> Any:
         """The state after `move`; IllegalMove with a reason (the input is never changed)."""
 
+    def move_words(self, move: str) -> str:
+        """A move as a player says it ("column 4", "right"), where its notation alone would
+        not say what it does; by default the notation itself (a cell name such as `a1`)."""
+        return move
+
     def split_moves(self, text: str) -> list[str]:
         """Read a written move list: moves separated by spaces or commas."""
         return text.replace(",", " ").split()
@@ -198,6 +207,7 @@ def describe(game: Game) -> dict[str, Any]:
         "summary": game.summary,
         "players": game.players,
         "player_names": list(game.player_names),
+        "person_words": game.person_words,
         "params": game.params_type.describe(),
         # The levels offered on the default board (GET /games/{name}/ai-levels: on others).
         "ai_levels": list(game.ai.offered(game.params_type())) if game.ai else [],
@@ -207,4 +217,5 @@ def describe(game: Game) -> dict[str, Any]:
         "score_help": game.analyzer.score_help if game.analyzer else None,
         "rules": game.rules or game.summary,
         "score_order": game.score_order,
+        "score_unit": game.score_unit,
     }

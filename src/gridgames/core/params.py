@@ -20,9 +20,14 @@ from gridgames.core.errors import BadInput
 
 
 def param(default: Any, *, lo: int | None = None, hi: int | None = None,
-          choices: tuple[str, ...] | None = None, help: str = "") -> Any:
-    """Declare one parameter field: its default, bounds (ints) or choices (strings)."""
-    meta = {"lo": lo, "hi": hi, "choices": choices, "help": help}
+          choices: tuple[str, ...] | None = None, help: str = "", label: str | None = None,
+          choice_labels: dict[str, str] | None = None,
+          when: tuple[str, str] | None = None) -> Any:
+    """Declare one parameter field: its default, bounds (ints) or choices (strings), and
+    `help` for the command line. A page shows `label` and `choice_labels` (a player's words)
+    and the field only `when` another field has a value (`("gen", "unique")`)."""
+    meta = {"lo": lo, "hi": hi, "choices": choices, "help": help, "label": label,
+            "choice_labels": choice_labels, "when": when}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -84,6 +89,8 @@ class Params:
             entry.update({k: v for k, v in f.metadata.items() if v is not None})
             if "choices" in entry:
                 entry["choices"] = list(entry["choices"])
+            if "when" in entry:
+                entry["when"] = dict([entry["when"]])
             out.append(entry)
         return out
 

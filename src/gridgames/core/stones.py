@@ -188,7 +188,8 @@ class StoneGame(Game):
 
     def board_text(self, state: StoneState, col_labels: list[str],
                    row_labels: list[str]) -> str:
-        """The board as rows of X, O and dots, with labels above and to the left."""
+        """The board as rows of dots and stones (each player's initial: X and O, R and Y), with
+        labels above and to the left."""
         grid = state.grid
         width = max(len(label) for label in col_labels)
         pad = max((len(label) for label in row_labels), default=0)
@@ -196,6 +197,6 @@ class StoneGame(Game):
         lines = [head.rstrip()]
         for r in range(grid.rows):
             row = state.cells[r * grid.cols:(r + 1) * grid.cols]
-            marks = " ".join(STONE_CHARS[v].upper().rjust(width) for v in row)
+            marks = " ".join((self.player_names[v - 1][0] if v else ".").rjust(width) for v in row)
             lines.append((row_labels[r].rjust(pad) + " " if pad else "") + marks)
         return "\n".join(lines)

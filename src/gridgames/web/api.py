@@ -25,11 +25,12 @@ from gridgames.compute.jobs import SOLUTION_STEPS, Job, capability
 from gridgames.compute.pool import SERVER
 from gridgames.core.cache import BoundedCache
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
-from gridgames.core.game import describe
+from gridgames.core.game import Game, describe
 from gridgames.core.ids import GameId
 from gridgames.core.result import BEST_FOUND, Budget, Result
 from gridgames.core.rng import Rng
 from gridgames.core.text import check_text
+from gridgames.markers import is_marker
 from gridgames.registry import Games
 from gridgames.session import MAX_HISTORY, Session, no_solution
 from gridgames.web import online
@@ -98,6 +99,11 @@ class SolveRequest(Body):
         "it; without it the server solves again")
 
 
+def last_move_words(game: Game, moves: list[str]) -> str | None:
+    """The last move as a player says it, where it is a game move (not a marker)."""
+    return game.move_words(moves[-1]) if moves and not is_marker(moves[-1]) else None
+
+
 def payload(room: Room) -> dict[str, Any]:
     session = room.session
     game, state = session.game, session.state
@@ -112,6 +118,8 @@ def payload(room: Room) -> dict[str, Any]:
         "params": session.params.format(),
         "moves": session.moves,
         "cursor": session.cursor,
+        "helped": session.helped,  # a Solve played some of the moves that lead here
+        "last_move_words": last_move_words(game, session.moves),
         "can_undo": session.can_undo,
         "can_redo": session.can_redo,
         "seats": room.seats,
@@ -402,7 +410,8 @@ def api_router(api: Api) -> APIRouter:
         if room.session.status().over:
             raise IllegalMove("the game is over: there is no move to suggest")
         room, _, found = await ask(request, session_id, "hint")
-        return {"hint": found.value.move if found.value else None,
+        move = found.value.move if found.value else None
+        return {"hint": move, "hint_words": room.session.game.move_words(move) if move else None,
                 "why": found.value.why if found.value else found.note,
                 "result": found.to_dict(), "moves": room.session.moves}
 
@@ -452,7 +461,8 @@ def api_router(api: Api) -> APIRouter:
             fresh.session.play(found.value)
 
         answer, _ = await api.change(session_id, play)
-        return {**answer, "ai_move": found.value, "ai_level": level,
+        return {**answer, "ai_move": found.value, "ai_move_words": game.move_words(found.value),
+                "ai_level": level,
                 "result": found.to_dict()}
 
     @router.post("/sessions/{session_id}/cancel",

@@ -174,7 +174,9 @@ def placement_points(rules: str, cell: int, neighbours: int, fourways_before: in
 @dataclass(frozen=True)
 class IshidoParams(Params):
     rules: str = param(SEED, choices=(SEED, CLASSIC),
-                       help="seed: the blog's rules; classic: the 1990 game's")
+                       help="seed: the blog's rules; classic: the 1990 game's", label="Rules",
+                       choice_labels={SEED: "Match colour or image",
+                                      CLASSIC: "Classic: the 1990 game's stricter matches"})
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,7 @@ class Ishido(Game):
              "score more; a tile with four neighbours is a 4-way and scores big. The game ends "
              "when the pouch is empty (a win) or the next tile fits nowhere.")
     score_order = "higher"
+    score_unit = "points"
     params_type = IshidoParams
     renderer = "ishido.js"
     order = 30
@@ -291,11 +294,17 @@ class Ishido(Game):
         return f"{name}: every neighbour must share the tile's colour or image"
 
     def status(self, state: IshidoState) -> Status:
+        # The end keeps the source's words ("Game Over. You Win!", "Game Over") and says the
+        # score, and for a loss why and how many tiles were left.
         left = len(state.pouch)
+        score = count(state.score, "point")
+        if state.fourways:
+            score += f", {count(state.fourways, 'four-way')}"
         if not left:
-            return Status(WON, "Game Over. You Win!", score=state.score)
+            return Status(WON, f"Game Over. You Win! {score}", score=state.score)
         if not state.valid:
-            return Status(LOST, "Game Over", score=state.score)
+            return Status(LOST, f"Game Over: the next tile fits nowhere. {score}, "
+                          f"{count(left, 'tile')} left", score=state.score)
         return Status(ONGOING, f"Score {state.score} · {count(left, 'tile')} left",
                       score=state.score)
 

@@ -47,6 +47,8 @@ from gridgames.games.polar.packs import (
 
 Event = tuple[Any, ...]
 
+DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
+
 
 class _Model:
     """The source's mutable model, used inside one move: a board, the penguin, the count, and
@@ -138,11 +140,12 @@ def line_pushes(level: Any, moves: str) -> int | None:
 
 @dataclass(frozen=True)
 class PolarParams(Params):
-    level: int = param(1, lo=1, hi=999, help="level number in the pack")
+    level: int = param(1, lo=1, hi=999, help="level number in the pack", label="Level")
     pack: str = param(DEFAULT_PACK, choices=tuple(PACKS),
                       help="gridgames: ours (and any added with --levels); original: the "
                       "1990 game's six levels by Go Endo; expert: ours, each proven to need 15 "
-                      "pushes or more")
+                      "pushes or more", label="Levels",
+                      choice_labels={name: pack[1] for name, pack in PACKS.items()})
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,7 @@ class Polar(Game):
              "home; ice that hits something when pushed is crushed; a bomb blows up a "
              "mountain. Bring every heart home, in as few moves as you can.")
     score_order = "lower"
+    score_unit = "moves"
     params_type = PolarParams
     renderer = "polar.js"
     order = 40
@@ -244,6 +248,9 @@ class Polar(Game):
         beyond = step(target, move)
         other = EDGE if beyond is None else state.board[beyond]
         return f"the {NAMES[tile]} does not move: {NAMES[other]} behind it"
+
+    def move_words(self, move: str) -> str:
+        return DIRECTION_WORDS.get(move, move)
 
     def status(self, state: PolarState) -> Status:
         if state.hearts == 0:

@@ -17,8 +17,8 @@ from gridgames.core.rng import Rng
 from gridgames.core.search import Minimax
 from gridgames.core.stones import StoneState
 
-NOTES = {"random": "the random level picks any legal move",
-         "easy": "the easy level looks two moves ahead"}
+NOTES = {"random": "picked any legal move",
+         "easy": "looked two moves ahead"}
 
 
 class TicTacToeAi(AiPlayer):

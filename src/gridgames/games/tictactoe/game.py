@@ -9,12 +9,14 @@ from the top. The shared stone-game rules are in core/stones.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gridgames.core.errors import IllegalMove
 from gridgames.core.grid import Grid
 from gridgames.core.params import Params
 from gridgames.core.stones import EMPTY, StoneGame, StoneState
 
+COLUMN_NAMES, ROW_NAMES = "abc", "123"  # a1 is the top-left cell (core/grid.py)
 GRID = Grid(3, 3)
 
 
@@ -30,6 +32,7 @@ class TicTacToe(StoneGame):
     rules = ("X and O take turns to mark an empty cell; X goes first. Three marks in a row, "
              "a column or a diagonal win. A full board without a line is a draw.")
     params_type = TicTacToeParams
+    person_words = False  # the status line keeps the source's words, against the AI too
     renderer = "tictactoe.js"
     order = 10
 
@@ -55,4 +58,9 @@ class TicTacToe(StoneGame):
         return [c for c, v in enumerate(state.cells) if v == EMPTY]
 
     def text(self, state: StoneState) -> str:
-        return self.board_text(state, ["a", "b", "c"], ["1", "2", "3"])
+        return self.board_text(state, list(COLUMN_NAMES), list(ROW_NAMES))
+
+    def own_view(self, state: StoneState) -> dict[str, Any]:
+        """The board's coordinates too, so that the page shows what `a1` means."""
+        return {**super().own_view(state), "column_names": list(COLUMN_NAMES),
+                "row_names": list(ROW_NAMES)}

@@ -236,7 +236,7 @@ class TrilobiteAi(AiPlayer):
                    note: str = "") -> Result[str]:
         column, found = choose_column(board, level, rng, meter.out_of_time, budget.nodes)
         meter.nodes += found.nodes
-        note = note or f"the {level} level searched {found.depth} moves ahead with a heuristic"
+        note = note or f"searched {found.depth} moves ahead, not to the end"
         return meter.result(COLUMN_NAMES[column], BEST_FOUND, note)
 
 
@@ -246,5 +246,5 @@ def perfect_offered(params: Any) -> bool:
 
 
 def _ran_out(solved: Meter) -> str:
-    return (f"the solver ran out of its budget ({solved.nodes:,} nodes, {solved.seconds:.1f} s) "
-            "before proving a move: this is the hard level's move")
+    return (f"not proven within the budget ({solved.nodes:,} positions in "
+            f"{solved.seconds:.1f} s): the hard level's move")

@@ -25,9 +25,10 @@ COLUMN_NAMES = "123456789abcdefghijk"  # column index -> move
 
 @dataclass(frozen=True)
 class TrilobiteParams(Params):
-    width: int = param(7, lo=3, hi=MAX_SIDE, help="columns")
-    height: int = param(6, lo=3, hi=MAX_SIDE, help="rows")
-    line: int = param(4, lo=3, hi=MAX_SIDE, help="stones in a row to win")
+    width: int = param(7, lo=3, hi=MAX_SIDE, help="columns", label="Columns")
+    height: int = param(6, lo=3, hi=MAX_SIDE, help="rows", label="Rows")
+    line: int = param(4, lo=3, hi=MAX_SIDE, help="stones in a row to win",
+                      label="Stones in a row to win")
 
     def check(self) -> None:
         longest = max(self.width, self.height)
@@ -45,6 +46,9 @@ class Trilobite(StoneGame):
              "or diagonal; N is the board's line length, 4 by default) wins. A full board "
              "with no line is a draw.")
     params_type = TrilobiteParams
+    # The sides are named by the colours the page draws them in (red moves first); the
+    # position text keeps `x` and `o` for their stones.
+    player_names = ("Red", "Yellow")
     renderer = "trilobite.js"
     order = 20
     sample_params = ("width=4,height=4,line=3", "width=10,height=10,line=5",
@@ -96,6 +100,9 @@ class Trilobite(StoneGame):
     def split_moves(self, text: str) -> list[str]:
         """Every column is one character, so `4453` is four moves; spaces, commas ignored."""
         return [ch for ch in text if ch not in " ,\t\n"]
+
+    def move_words(self, move: str) -> str:
+        return f"column {move}"
 
     def text(self, state: StoneState) -> str:
         return self.board_text(state, list(COLUMN_NAMES[:state.grid.cols]), [])

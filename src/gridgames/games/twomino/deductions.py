@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gridgames.core.bits import bits
-from gridgames.games.twomino.layout import SYMBOLS, pair_index, pair_name
+from gridgames.games.twomino.layout import SYMBOLS, domino_name, pair_index
 
 # Above this many cells of one symbol the subset table (2**k entries) is not built.
 MAX_SET_CELLS = 16
@@ -108,7 +108,7 @@ def _outside(puzzle, alive: int, symbol: int, members: list[int], others: int,
 def _set_reason(puzzle, symbol: int, cells: list[int], subset: int, others: int,
                 shape: str) -> str:
     names = ", ".join(puzzle.lay.grid.cell_name(cells[i]) for i in bits(subset))
-    pairs = ", ".join(pair_name(pair_index(symbol, o)) for o in bits(others))
+    pairs = ", ".join(domino_name(pair_index(symbol, o)) for o in bits(others))
     s = SYMBOLS[symbol]
     if shape == "plain":
         return f"cells {names} (all {s}) can only take the pairs {pairs}, one each"
@@ -144,7 +144,7 @@ def forcing_chains(puzzle, alive: int, free_cells: set[int]) -> Finding | None:
     for key in sorted(members):
         values = [puzzle.values[p] for p in bits(members[key])]
         if len(values) > 1 and len(set(values)) < len(values):
-            twice = pair_name(next(v for v in values if values.count(v) > 1))
+            twice = domino_name(next(v for v in values if values.count(v) > 1))
             return Finding(members[key], f"{_describe_chain(puzzle, members[key])} would place "
                            f"{twice} twice")
     for cell in sorted(free_cells):
@@ -170,7 +170,7 @@ def forcing_chains(puzzle, alive: int, free_cells: set[int]) -> Finding | None:
                 if side[p][0] == side[q][0] and side[p][1] != side[q][1]:
                     chain = members[side[p]] | members[side[q]]
                     return Finding(mask & ~(1 << p) & ~(1 << q),
-                                   f"{pair_name(value)} is on both sides of "
+                                   f"{domino_name(value)} is on both sides of "
                                    f"{_describe_chain(puzzle, chain)}, so it is one of "
                                    f"{puzzle.describe(p)} and {puzzle.describe(q)}")
     return None

@@ -38,10 +38,16 @@ SEED_GEN, UNIQUE_GEN = "seed", "unique"
 
 @dataclass(frozen=True)
 class TwoMinoParams(Params):
-    n: int = param(6, lo=MIN_N, hi=MAX_N, help="symbols (board N+1 x N)")
+    n: int = param(6, lo=MIN_N, hi=MAX_N, help="symbols (board N+1 x N)",
+                   label="Numbers on the dominoes")
     gen: str = param(SEED_GEN, choices=(SEED_GEN, UNIQUE_GEN),
-                     help="seed: the devlog's shuffle with hint bars; unique: one solution")
-    level: str = param("basic", choices=LEVELS, help="difficulty of unique puzzles")
+                     help="seed: the devlog's shuffle with hint bars; unique: one solution",
+                     label="Puzzle",
+                     choice_labels={SEED_GEN: "Shuffled, with some bars given",
+                                    UNIQUE_GEN: "Exactly one solution, no bars given"})
+    level: str = param("basic", choices=LEVELS, help="difficulty of unique puzzles",
+                       label="Difficulty", when=("gen", UNIQUE_GEN),
+                       choice_labels={level: level.capitalize() for level in LEVELS})
 
     def check(self) -> None:
         # Below 5 symbols set analysis is rarely the hardest step a board needs: generating
@@ -175,6 +181,12 @@ class TwoMino(Game):
             on = state.on ^ {bar}
         return with_pairs(TwoMinoState(state.params, state.n, state.symbols, state.locked,
                                        frozenset(on)))
+
+    def move_words(self, move: str) -> str:
+        if move == CLEAR:
+            return "clear every bar you turned on"
+        first, _, second = move.partition("-")
+        return f"the bar between {first} and {second}"
 
     def status(self, state: TwoMinoState) -> Status:
         total = len(state.counts)

@@ -41,6 +41,12 @@ def pair_name(index: int) -> str:
     return SYMBOLS[hi] + SYMBOLS[lo]
 
 
+def domino_name(index: int) -> str:
+    """A pair value as a player reads it on a domino, higher symbol first: '1-0', 'c-5'."""
+    hi, lo = pair_of_index(index)
+    return f"{SYMBOLS[hi]}-{SYMBOLS[lo]}"
+
+
 def pair_count(n: int) -> int:
     return n * (n + 1) // 2
 

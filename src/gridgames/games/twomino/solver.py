@@ -16,7 +16,7 @@ from gridgames.core.bits import bits
 from gridgames.core.capabilities import Checker, Hint, Hinter, Solver
 from gridgames.core.result import PROVEN, Budget, Meter, Result, game_over
 from gridgames.games.twomino.deductions import Finding, forcing_chains, set_analysis
-from gridgames.games.twomino.layout import LEVELS, Layout, layout, pair_index, pair_name
+from gridgames.games.twomino.layout import LEVELS, Layout, domino_name, layout, pair_index
 
 SOLVED = "the puzzle is solved"  # machine play's note on a finished puzzle
 
@@ -59,7 +59,7 @@ class Puzzle:
 
     def describe(self, p: int) -> str:
         a, b = self.cells_of(p)
-        return (f"{pair_name(self.values[p])} on {self.lay.grid.cell_name(a)}-"
+        return (f"{domino_name(self.values[p])} on {self.lay.grid.cell_name(a)} and "
                 f"{self.lay.grid.cell_name(b)}")
 
 
@@ -217,7 +217,7 @@ class Deducer:
                 elsewhere = self.p.value_mask[value] & self.alive & ~mask
                 if elsewhere:
                     self.rule_out(elsewhere, 1, f"every domino on {self.p.lay.grid.cell_name(cell)}"
-                                  f" is {pair_name(value)}, so it is nowhere else")
+                                  f" is {domino_name(value)}, so it is nowhere else")
                     return True
         for p in bits(self.alive):
             rest = self.alive & ~self.p.conflict[p]
@@ -230,7 +230,7 @@ class Deducer:
             for value in self.free_values - {self.p.values[p]}:
                 if not rest & self.p.value_mask[value]:
                     self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave pair "
-                                  f"{pair_name(value)} no place")
+                                  f"{domino_name(value)} no place")
                     return True
         for p in bits(self.alive):
             twins = self._forced_twins(p)
@@ -238,7 +238,7 @@ class Deducer:
                 (s, t), value = twins
                 self.rule_out(1 << p, 1, f"{self.p.describe(p)} would leave both "
                               f"{self.p.lay.grid.cell_name(s)} and {self.p.lay.grid.cell_name(t)}"
-                              f" only {pair_name(value)}, which is one domino")
+                              f" only {domino_name(value)}, which is one domino")
                 return True
         for p, sizes in self._even_bridges():
             self.rule_out(1 << p, 1, f"{self.p.describe(p)} would split the free cells into "
@@ -351,7 +351,7 @@ def next_hint(n: int, symbols: tuple[int, ...], locked: frozenset[int],
         for bar, should_be_on in wanted:
             if (bar in on) != should_be_on:
                 state = "on" if should_be_on else "off"
-                return lay.bar_name(bar), f"{step.why}: turn {lay.bar_name(bar)} {state}"
+                return lay.bar_name(bar), f"{step.why}: turn it {state}"
     return None
 
 

@@ -1,5 +1,5 @@
 // The page's buttons and dialogs wired to what they do, and the statistics dialog.
-import { $, gameName, page, remember } from "./page.js";
+import { $, gameName, page, paramsWords, remember } from "./page.js";
 import { renderStats, resetStats } from "./stats.js";
 import { showClock, showNotice } from "./show.js";
 import { command, newGame } from "./actions.js";
@@ -15,7 +15,8 @@ export function openStats() {
 
 function fillStats() {
   $("stats-confirm").hidden = true;
-  renderStats($("stats-body"), gameName, { players: page.card.players, scoreOrder: page.card.score_order });
+  const card = page.card;
+  renderStats($("stats-body"), gameName, { players: card.players, scoreOrder: card.score_order, scoreUnit: card.score_unit, describe: (params) => paramsWords(card, params) });
 }
 
 export function wireControls() {

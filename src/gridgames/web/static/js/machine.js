@@ -3,7 +3,7 @@
 // server; one that arrives after the game moved on is dropped.
 import { api } from "./api.js";
 import { PERSON, can, page, seatToMove } from "./page.js";
-import { say, setThinking, show, showNotice, unsay, updateButtons, whyNoHelp } from "./show.js";
+import { say, setThinking, show, showNotice, sureWords, unsay, updateButtons, whyNoHelp } from "./show.js";
 
 const AI_PAUSE_MS = 450;      // between two AI moves, so that a person can follow
 
@@ -36,7 +36,7 @@ export function showHint() {
     page.hintMove = hintMove;
     page.board.render(page.current.view, { hintMove });
     // The move, and why where the game can say (2mino's deductions, Polar's plan...).
-    if (hintMove) say(`Hint: ${answer.why && answer.why.includes(hintMove) ? answer.why : `${hintMove}${answer.why ? ` — ${answer.why}` : ""}`} (${answer.result.words})`);
+    if (hintMove) say(`Hint: ${answer.hint_words ?? hintMove}${answer.why ? ` — ${answer.why}` : ""} (${sureWords(answer.result)})`);
     else say(answer.why ? `No hint: ${answer.why}` : "No hint: there is no solution from here. Undo or restart.", "warn");
   });
 }
@@ -49,7 +49,8 @@ export function runCheck() {
   ask("check", (answer) => {
     page.board.render(page.current.view, { marks: answer.wrong });
     const wrong = answer.wrong.length;
-    say(wrong ? `${wrong} bar(s) agree with no solution: ${answer.wrong.join(", ")}` : "No mistakes so far.", wrong ? "warn" : "info");
+    const bars = wrong === 1 ? "1 bar agrees" : `${wrong} bars agree`;
+    say(wrong ? `${bars} with no solution (marked): ${answer.wrong.join(", ")}` : "No mistakes so far.", wrong ? "warn" : "info");
   });
 }
 

@@ -44,6 +44,23 @@ export function seatToMove() {
   return current.seats[current.to_move];
 }
 
+// A game's params in a player's words, from its card: each field's label ("Columns"), and a
+// choice's words ("Exactly one solution"); only the fields that apply.
+export function paramLabel(p) {
+  return p.label ?? (p.help ? `${p.name} (${p.help})` : p.name);
+}
+
+export function applies(p, values) {
+  return !p.when || Object.entries(p.when).every(([name, wanted]) => values[name] === wanted);
+}
+
+export function paramsWords(card, text) {
+  const given = Object.fromEntries((text || "").split(",").filter(Boolean).map((p) => p.split("=")));
+  const values = Object.fromEntries(card.params.map((p) => [p.name, given[p.name] ?? String(p.default)]));
+  return card.params.filter((p) => applies(p, values))
+    .map((p) => `${paramLabel(p)}: ${p.choice_labels?.[values[p.name]] ?? values[p.name]}`).join(" · ");
+}
+
 // This browser's choices for this game (its params, seats, the clock shown).
 export function saved(key) {
   try { return JSON.parse(localStorage.getItem(`gridgames-${gameName}-${key}`)); } catch { return null; }
@@ -53,23 +70,9 @@ export function remember(key, value) {
   localStorage.setItem(`gridgames-${gameName}-${key}`, JSON.stringify(value));
 }
 
-// Whether the current position was reached with the Solve button's help: a `!solve` marker
-// among the moves that lead here, not undone since by a restart or by a jump back to before
-// it (a jump's moves are the game moves from the start). Such a game is "solved with help":
-// no celebration, and it counts as played, not won.
+// Whether a Solve played some of the moves that lead to the current position (the server
+// says: a restart forgets it, a jump keeps it). Such a game is "solved with help": no
+// celebration, and it counts as played, not won.
 export function helped(payload) {
-  let at = 0;          // game moves from the start to here
-  let solvedAt = null; // game moves before the first solution's, while it stands
-  for (const move of payload?.moves || []) {
-    const words = move.split(" ");
-    if (move === "!restart") { at = 0; solvedAt = null; }
-    else if (words[0] === "!jump") {
-      at = words.length - 1;
-      if (solvedAt !== null && at <= solvedAt) solvedAt = null;
-    } else if (words[0] === "!solve") {
-      if (solvedAt === null) solvedAt = at;
-      at += words.length - 1;
-    } else at += 1;
-  }
-  return solvedAt !== null;
+  return Boolean(payload?.helped);
 }

@@ -1,6 +1,6 @@
 // The settings dialog: the game's params and who plays each seat (from the game's card),
 // and this page's own choices; a new game, or the seats applied to this one.
-import { $, PERSON, isPuzzle, page, remember, saved } from "./page.js";
+import { $, PERSON, applies, isPuzzle, page, paramLabel, remember, saved } from "./page.js";
 import { act, newGame } from "./actions.js";
 import { api } from "./api.js";
 
@@ -12,11 +12,12 @@ export function openSettings() {
   fields.hidden = card.params.length === 0;
   for (const p of card.params) {
     const label = document.createElement("label");
-    label.textContent = p.help ? `${p.name} (${p.help})` : p.name;
+    label.textContent = paramLabel(p);
+    label.dataset.param = p.name;
     let input;
     if (p.choices) {
       input = document.createElement("select");
-      for (const choice of p.choices) input.add(new Option(choice, choice));
+      for (const choice of p.choices) input.add(new Option(p.choice_labels?.[choice] ?? choice, choice));
     } else {
       input = document.createElement("input");
       input.type = "number";
@@ -26,9 +27,11 @@ export function openSettings() {
     input.name = p.name;
     input.value = params[p.name] ?? p.default;
     input.addEventListener("change", offerLevels);
+    input.addEventListener("change", showApplying);
     label.appendChild(input);
     fields.appendChild(label);
   }
+  showApplying();
   const seats = $("seat-fields");
   seats.querySelectorAll("label").forEach((l) => l.remove());
   seats.hidden = card.players < 2 || card.ai_levels.length === 0;
@@ -47,6 +50,14 @@ export function openSettings() {
   $("show-clock").checked = saved("clock") ?? true;
   $("settings-error").textContent = "";
   $("settings-dialog").showModal();
+}
+
+// A field that applies only with another's value (2mino's difficulty, for one-solution
+// puzzles) is shown only then.
+function showApplying() {
+  const form = $("settings-form");
+  const values = Object.fromEntries(page.card.params.map((p) => [p.name, form.elements[p.name].value]));
+  for (const p of page.card.params) form.querySelector(`label[data-param="${p.name}"]`).hidden = !applies(p, values);
 }
 
 // The AI levels a board offers depend on its params (Trilobite's "perfect" only where it

@@ -32,7 +32,7 @@ export function show(payload, { animate = false } = {}) {
   page.board.render(view, { animate, hintMove: page.hintMove, helped: withHelp });
   if (fresh) buildHelp();
   renderOnline();
-  const message = withHelp ? `Solved with help: ${status.message.replace(/!$/, "")}` : status.message;
+  const message = withHelp ? `Solved with help: ${status.message.replace(/!$/, "")}` : personWords(payload, status) ?? status.message;
   $("status-text").textContent = message;
   const swatchPlayer = status.over ? status.winner : payload.to_move;
   $("swatch").hidden = swatchPlayer === null || swatchPlayer === undefined;
@@ -72,6 +72,25 @@ function newBoard(view) {
   else delete document.body.dataset.layout;
 }
 
+// Against the AI (one seat a person's, the other the AI's; not online) the status says whose
+// turn it is in a person's words, unless the game keeps its own (tic-tac-toe's source's).
+function personWords(payload, status) {
+  const { card } = page;
+  const you = payload.seats.indexOf(PERSON);
+  if (page.link || card.players !== 2 || !card.person_words || you < 0 || payload.seats.lastIndexOf(PERSON) !== you) return null;
+  const names = payload.player_names;
+  if (!status.over) return payload.to_move === you ? `Your turn (${names[you]})` : `The AI's turn (${names[1 - you]})`;
+  if (status.kind !== "won") return null;  // a draw: the game's words
+  return status.winner === you ? `You win with ${names[you]}!` : `The AI wins with ${names[status.winner]}`;
+}
+
+// How sure machine play is, in a player's words: "proven", else what it did ("looked
+// two moves ahead") and how long it took, or "best found in 2.1 s".
+export function sureWords(result) {
+  if (result.proven || !result.note) return result.words;
+  return result.seconds >= 0.1 ? `${result.note} (${result.seconds.toFixed(1)} s)` : result.note;
+}
+
 // Screen readers hear each move and what follows ("X played a1. It's O's turn"), and any
 // other change of the status line; the status line itself is not a live region, so that
 // nothing is said twice (nor its clock every second).
@@ -85,7 +104,7 @@ function announce(before, payload, message) {
   const last = payload.moves[payload.moves.length - 1];
   const moved = payload.moves.length === before.moves.length + 1 && last && !last.startsWith("!");
   const mover = page.card.players > 1 ? payload.player_names[before.to_move] : null;
-  const move = moved ? `${mover ? `${mover} played` : "Played"} ${last}. ` : "";
+  const move = moved ? `${mover ? `${mover} played` : "Played"} ${payload.last_move_words ?? last}. ` : "";
   const text = move + message;  // the status line's words ("Solved with help...")
   if (text !== said.textContent || moved) said.textContent = text;
 }
@@ -100,8 +119,8 @@ function showResult(payload, sameGame) {
   if (!sameGame) note.hidden = !result;
   if (!result) return;
   note.hidden = false;
-  const who = payload.ai_move ? `AI (${payload.ai_level}) played ${payload.ai_move}` : "Solution";
-  note.textContent = `${who}: ${result.words}`;
+  const who = payload.ai_move ? `AI (${payload.ai_level}) played ${payload.ai_move_words ?? payload.ai_move}` : "Solution";
+  note.textContent = `${who}: ${sureWords(result)}`;
   note.title = result.note || "";
 }
 

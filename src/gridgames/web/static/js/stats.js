@@ -90,7 +90,7 @@ export function noteResult(game, payload, { players, scoreOrder, ms }) {
 }
 
 // The Statistics dialog's content: the counts, the best per parameter set, a chart.
-export function renderStats(container, game, { players, scoreOrder }) {
+export function renderStats(container, game, { players, scoreOrder, scoreUnit = "", describe = (params) => params }) {
   const stats = loadStats(game);
   const { current } = streaks(stats.recent);
   container.textContent = "";
@@ -129,9 +129,9 @@ export function renderStats(container, game, { players, scoreOrder }) {
     const body = table.createTBody();
     for (const [params, best] of bests) {
       const row = body.insertRow();
-      row.insertCell().textContent = params || "default";
+      row.insertCell().textContent = describe(params) || "default";
       if (players === 1) row.insertCell().textContent = best.ms === undefined ? "–" : formatTime(best.ms);
-      if (scoreOrder) row.insertCell().textContent = best.score === undefined ? "–" : best.score;
+      if (scoreOrder) row.insertCell().textContent = best.score === undefined ? "–" : `${best.score} ${scoreUnit}`.trim();
     }
     container.appendChild(table);
   }

@@ -54,6 +54,15 @@ function drawGridBoard(svg, view) {
       el("circle", { cx, cy, r: 0.29, fill: "none", stroke: "var(--p1)", "stroke-width": 0.12, "data-stone": index, "data-mark": "o" }, svg);
     }
   });
+  // The cells' names (`a1` is the top-left), small in the margin: letters above the
+  // columns, numbers left of the rows.
+  const names = { "font-size": 0.19, fill: "var(--muted)", "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" };
+  (view.column_names || []).forEach((name, c) => {
+    el("text", { ...names, x: MARGIN + c + 0.5, y: MARGIN / 2 }, svg).textContent = name;
+  });
+  (view.row_names || []).forEach((name, r) => {
+    el("text", { ...names, x: MARGIN / 2, y: MARGIN + r + 0.5 }, svg).textContent = name;
+  });
 }
 
 // A stone: player 0 a plain disc, player 1 a disc with an inner ring (a shape cue besides
