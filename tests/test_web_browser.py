@@ -92,7 +92,7 @@ def test_trilobite_by_keyboard_to_a_win_with_undo_redo_and_reload(page, server_u
         page.keyboard.press("ArrowLeft")  # column 2
     page.keyboard.press("Enter")
     expect(page.locator("[data-stone]")).to_have_count(6)
-    expect(page.locator("#status-text")).to_have_text("It's X's turn")
+    expect(page.locator("#status-text")).to_have_text("It's Red's turn")
     page.keyboard.press("u")
     expect(page.locator("[data-stone]")).to_have_count(5)
     page.keyboard.press("r")
@@ -100,8 +100,8 @@ def test_trilobite_by_keyboard_to_a_win_with_undo_redo_and_reload(page, server_u
     page.reload()
     expect(page.locator("[data-stone]")).to_have_count(6)
     expect(page).to_have_url(re.compile(r"moves=1\+2\+1\+2\+1\+2"))
-    page.keyboard.press("1")  # X's fourth stone in column 1
-    expect(page.locator("#status-text")).to_have_text("X wins!")
+    page.keyboard.press("1")  # Red's fourth stone in column 1
+    expect(page.locator("#status-text")).to_have_text("Red wins!")
     expect(page.locator("[data-win]")).to_have_attribute("data-win", "14,21,28,35")
     screenshot(page, "trilobite-win")
 
@@ -124,7 +124,7 @@ def test_broken_link_shows_a_message_and_a_fresh_game(page, server_url):
     page.goto(f"{server_url}/play/trilobite?id=trilobite:width=99:xx&moves=1+2")
     expect(page.locator("#notice")).to_contain_text("could not be opened")
     expect(page.locator("#notice")).to_contain_text("width must be")
-    expect(page.locator("#status-text")).to_have_text("It's X's turn")
+    expect(page.locator("#status-text")).to_have_text("Your turn (Red)")  # against the AI
     page.goto(f"{server_url}/play/tictactoe?id={TTT}&moves=a1+a1")
     expect(page.locator("#notice")).to_contain_text("already taken")
     for query in ("seats=person,nobody", f"id={TTT}&seats=person,nobody"):

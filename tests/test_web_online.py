@@ -101,10 +101,10 @@ def test_two_players_and_a_spectator_play_a_whole_game(contexts, server_url):
 
     # A rematch, sides swapped: the same links lead to the new game.
     guest.locator("#new").click()
-    expect(host.locator("#offer")).to_contain_text("O offers a rematch")
+    expect(host.locator("#offer")).to_contain_text("Yellow offers a rematch")
     host.locator("#accept").click()
-    expect(host.locator("#online")).to_contain_text("You play O")
-    expect(guest.locator("#online")).to_contain_text("You play X")
+    expect(host.locator("#online")).to_contain_text("You play Yellow")
+    expect(guest.locator("#online")).to_contain_text("You play Red")
     for each in (host, guest, watcher):
         expect(stones(each)).to_have_count(0)
     screenshot(guest, "online-rematch")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from gridgames.games.polar.packs import builtin_pack
+from gridgames.session import Session
 from tests.conftest import screenshot
 from tests.test_web_twomino import small_board
 
@@ -173,6 +174,30 @@ def test_twomino_applied_solve_has_no_victory(open_page, server_url):
     expect(page.locator("[data-victory]")).to_have_count(0)
     screenshot(page, "solve-applied-twomino-phone")
     expect_one_played_with_help(page, True)
+
+
+def test_continuing_into_an_undone_solve_is_still_with_help(open_page, server_url):
+    """A Solve applied, undone, then its end made current again from the move list's
+    stepper ("Continue from here"): the game is still solved with help."""
+    page = open_page(DESKTOP)
+    _, _, game_id = small_board()
+    start = Session.from_id(game_id)
+    first = start.game.legal_moves(start.state)[0]
+    page.goto(f"{server_url}/play/twomino?id={quote(game_id)}&moves={first}")
+    expect(page.locator('#move-list button.move[data-ply="1"]')).to_be_visible()
+    page.keyboard.press("s")
+    expect(page.locator("#stepper-label")).to_contain_text("step 0 of", timeout=20000)
+    page.locator("#step-apply").click()
+    ended = page.locator("#gameover-text")
+    expect(ended).to_have_text("Solved with help: All 6 pairs found")
+    page.locator("#undo").click()
+    expect(page.locator("#gameover")).to_be_hidden()
+    page.locator('#move-list button.move[data-ply="1"]').click()
+    page.locator("#step-last").click()
+    expect(page.locator("#step-apply")).to_have_text("Continue from here")
+    page.locator("#step-apply").click()
+    expect(ended).to_have_text("Solved with help: All 6 pairs found")
+    expect(page.locator("[data-victory]")).to_have_count(0)
 
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
