@@ -6,10 +6,14 @@ a click leaves no frame around the board while the keyboard still sees where it 
 The games are driven through the page's own controls (keys, clicks, taps) without waits of
 their own: each step waits (expect) only for the page's answer."""
 
+from urllib.parse import quote
+
 import pytest
 from playwright.sync_api import expect
 
 from gridgames.games.ishido.game import GRID
+from gridgames.games.polar.packs import builtin_pack
+from gridgames.session import Session
 from tests.conftest import screenshot
 from tests.test_web_ishido import deal_id
 
@@ -232,3 +236,32 @@ def test_a_click_leaves_no_frame_on_the_board_but_the_keyboard_sees_one(page, se
     focus = page.evaluate(FOCUS)
     assert focus["tag"] == "svg" and focus["visible"], focus
     assert focus["outline"] == "none" and focus["cursor"] == ring, focus
+
+
+POLAR_1 = builtin_pack("gridgames")[0].info["solution"]
+ENDS = {  # a page one move from the end, and that move's key
+    "trilobite-lost-to-the-ai": (EMPTY_7X6 + "&moves=1+2+7+2+1+2&seats=person,perfect", "7"),
+    "polar-solved": (f"/play/polar?id={quote(Session.new('polar', 'level=1').game_id)}&moves="
+                     + "+".join(POLAR_1[:-1]),
+                     {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}[
+                         POLAR_1[-1]]),
+}
+
+
+@pytest.mark.parametrize("end", ENDS)
+def test_the_end_box_does_not_move_the_board_on_a_small_phone(browser, server_url, end):
+    """At 360x640 the end box (its words and Play again) fits the status line's height."""
+    path, key = ENDS[end]
+    context, page, errors = open_page(browser, server_url, path, {"width": 360, "height": 640},
+                                      touch=True)
+    try:
+        expect(page.locator("#thinking")).to_be_hidden(timeout=20000)
+        before = in_view(page)
+        page.keyboard.press(key)
+        expect(page.locator("#gameover")).to_be_visible(timeout=20000)
+        after = in_view(page, ended=True)
+        screenshot(page, f"end-box-{end}-360x640")
+        assert after["board"] == before["board"], (before, after)
+    finally:
+        context.close()
+    assert not errors, errors
