@@ -131,18 +131,18 @@ export function renderStats(container, game, { players, scoreOrder, scoreUnit = 
       const row = body.insertRow();
       row.insertCell().textContent = describe(params) || "default";
       if (players === 1) row.insertCell().textContent = best.ms === undefined ? "–" : formatTime(best.ms);
-      if (scoreOrder) row.insertCell().textContent = best.score === undefined ? "–" : `${best.score} ${scoreUnit}`.trim();
+      if (scoreOrder) row.insertCell().textContent = best.score === undefined ? "–" : (scoreUnit ? `${best.score} ${scoreUnit}` : best.score);
     }
     container.appendChild(table);
   }
-  container.appendChild(chart(stats.recent.slice(-CHART), players));
+  container.appendChild(chart(stats.recent.slice(-CHART), players, scoreUnit));
 }
 
 // The last results as bars: a win is a tall filled bar (for a timed puzzle, its height is
 // the time against the slowest shown), a draw a hollow half-height bar with a bar across,
 // anything else a short hollow bar with a cross, so that the shape tells them apart and not
 // only the colour.
-function chart(results, players) {
+function chart(results, players, scoreUnit) {
   const width = 200, height = 60, gap = 2;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height + 12}`);
@@ -175,7 +175,7 @@ function chart(results, players) {
       class: `stats-bar ${outcome}`, "data-won": String(result.won), "data-outcome": outcome });
     const title = document.createElementNS(SVG, "title");
     const said = result.helped ? "solved with help" : { won: "won", drawn: "a draw", lost: "not won" }[outcome];
-    title.textContent = `${said}${result.ms ? ` in ${formatTime(result.ms)}` : ""}${result.score !== null && result.score !== undefined ? `, score ${result.score}` : ""}`;
+    title.textContent = `${said}${result.ms ? ` in ${formatTime(result.ms)}` : ""}${result.score !== null && result.score !== undefined ? `, ${scoreUnit ? `${result.score} ${scoreUnit}` : `score ${result.score}`}` : ""}`;
     node.appendChild(title);
     if (result.drawn) {
       make("path", { d: `M${x + 1} ${height - 12}h${bar - 2}`, class: "stats-cross" });
