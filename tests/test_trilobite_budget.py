@@ -58,7 +58,7 @@ def test_the_analysis_of_the_biggest_board_marks_every_column_unknown():
     assert found.status == BEST_FOUND
     assert list(found.value) == GAME.legal_moves(state)
     assert set(found.value.values()) == {None}
-    assert "20 column(s) not solved" in found.note
+    assert "20 columns not solved" in found.note
 
 
 def test_a_deadline_already_past_searches_nothing_with_either_solver():

@@ -240,7 +240,7 @@ def test_cli_solve(monkeypatch, capsys):
     assert out.getvalue().splitlines() == [f"{m} {s}" for m, s in rows]
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("line 4: '44x'") and err[1].startswith("line 5: '1111111'")
-    assert err[2] == "gridgames: error: 2 line(s) were not positions of this board (see above)"
+    assert err[2] == "gridgames: error: 2 lines were not positions of this board (see above)"
     position, score = rows[0]
     monkeypatch.setattr(sys, "stdin", io.StringIO(position + "\n"))
     out = io.StringIO()

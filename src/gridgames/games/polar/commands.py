@@ -15,6 +15,7 @@ from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
+from gridgames.core.words import count
 from gridgames.games.polar.board import DIRECTIONS, HEART
 from gridgames.games.polar.game import line_pushes, play
 from gridgames.games.polar.generator import Generated, Target, difficulty, generate
@@ -218,7 +219,8 @@ def cmd_verify(args: argparse.Namespace, out: TextIO) -> None:
         board, penguin = after, at
     if hearts:
         left = board.count(HEART)
-        raise BadInput(f"not a solution: {left} heart(s) still out after {len(moves)} moves")
+        raise BadInput(f"not a solution: {count(left, 'heart')} still out after "
+                       f"{count(len(moves), 'move')}")
     print(f"{number} {level.name or f'level {number}'}: solved in {len(moves)} moves, "
           f"{pushes} pushes", file=out)
 

@@ -15,6 +15,7 @@ from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Analyzer
 from gridgames.core.errors import BadInput
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget, Meter, Result, game_over
+from gridgames.core.words import count
 from gridgames.games.trilobite.bitboard import Bitboard
 from gridgames.games.trilobite.book import BookShelf, child_positions, win_score
 from gridgames.games.trilobite.game import COLUMN_NAMES
@@ -287,5 +288,5 @@ class TrilobiteAnalyzer(Analyzer):
         if UNKNOWN not in scores:
             return meter.result(shown, PROVEN)
         unknown = scores.count(UNKNOWN)
-        return meter.result(shown, BEST_FOUND, f"{unknown} column(s) not solved within the "
-                            "budget")
+        return meter.result(shown, BEST_FOUND, f"{count(unknown, 'column')} not solved within "
+                            "the budget")

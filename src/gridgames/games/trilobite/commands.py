@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
+from gridgames.core.words import count
 from gridgames.games.trilobite.analyzer import analyze, make_solver
 from gridgames.games.trilobite.game import TrilobiteParams
 from gridgames.games.trilobite.solver import parse_moves
@@ -94,7 +95,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
             print(f"{position} {solver.solve(current, mask, moves, args.weak)}", file=out,
                   flush=True)
     if bad:
-        raise BadInput(f"{bad} line(s) were not positions of this board (see above)")
+        raise BadInput(f"{count(bad, 'line')} {'was' if bad == 1 else 'were'} not positions "
+                       "of this board (see above)")
 
 
 def cmd_book_build(args: argparse.Namespace, out: TextIO) -> None:
