@@ -329,6 +329,28 @@ def test_a_queued_job_cancelled_through_the_service_fails_at_once(pool, tmp_path
         service.close()
 
 
+def test_a_warm_pool_says_it_is_starting_until_its_searches_are_loaded(tmp_path):
+    """So that /readyz waits for them, and no move or hint waits on a compiler; the same
+    answer comes through the service to the other server processes."""
+    warm = ComputePool(workers=1, warm=True)
+    service = ComputeService(warm, str(tmp_path / "compute.sock"), b"key")
+    remote = RemoteCompute(str(tmp_path / "compute.sock"), b"key")
+    try:
+        assert "machine play is starting" in warm.starting()  # the worker is still spawning
+        assert remote.starting() == warm.starting()
+        deadline = time.monotonic() + 90  # a fresh install compiles the searches here
+        while warm.starting():
+            assert time.monotonic() < deadline, warm.starting()
+            time.sleep(0.05)
+        assert remote.starting() is None
+    finally:
+        service.close()
+        warm.close()
+    cold = ComputePool(workers=1)  # its workers start with the first job: nothing to wait for
+    assert cold.starting() is None
+    cold.close()
+
+
 def test_a_queued_ai_move_cancelled_on_the_server_answers_at_once(tmp_path):
     # One compute worker, kept busy by an analysis of up to 60 s.
     server = Server(str(tmp_path / "games.db"), "--compute-workers", "1",

@@ -116,6 +116,8 @@ class ComputePool:
         self._processes: dict[str, Any] = {}  # thread name -> its worker process
         self._closed = False
         self._warm = warm  # start the worker processes now, not with the first job
+        self._started = threading.Event()  # a worker has loaded every compiled search
+        self._start_problem: str | None = None  # why the last worker could not start
         self.done = 0  # jobs a worker answered
         self.refused = 0
         self.replaced = 0  # workers ended and started again
@@ -168,6 +170,14 @@ class ComputePool:
     def busy(self, key: str) -> bool:
         with self._lock:
             return key in self._by_key
+
+    def starting(self) -> str | None:
+        """Why a warm pool cannot take a job at once yet (its first worker is still loading
+        or compiling the searches, or could not start), else None: no move or hint then
+        waits on a compiler. A pool that starts workers with the first job never says so."""
+        if not self._warm or self._started.is_set():
+            return None
+        return self._start_problem or "machine play is starting (its searches are loading)"
 
     def _refuse(self, reason: str) -> None:
         self.refused += 1
@@ -255,6 +265,10 @@ class ComputePool:
         wait in the queue (cancellable) while it starts; if it cannot, the next job fails
         with the reason."""
         problem = self._ready(conn)
+        if problem is None:
+            self._started.set()
+        elif problem != STOPPING:
+            self._start_problem = f"machine play cannot start: {problem}"
         while (task := self._take()) is not None:
             if problem is not None:
                 self._finish(task, "failed", JobFailed(problem))

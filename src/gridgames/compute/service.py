@@ -41,6 +41,8 @@ class ComputeService:
                     conn.send(("ok", self.pool.busy(request[1])))
                 elif request[0] == "stats":
                     conn.send(("ok", self.pool.stats()))
+                elif request[0] == "starting":
+                    conn.send(("ok", self.pool.starting()))
                 else:
                     _, job, client, key, seconds = request
                     conn.send(_outcome(lambda: self.pool.submit(job, client, key,
@@ -110,6 +112,9 @@ class RemoteCompute:
 
     def stats(self) -> dict[str, Any]:
         return self._ask(("stats",))[1]
+
+    def starting(self) -> str | None:
+        return self._ask(("starting",))[1]
 
     def close(self) -> None:
         pass

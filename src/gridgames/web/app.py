@@ -182,14 +182,18 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/readyz", summary="The database can be read and written", tags=["health"],
-             response_model=None, responses={503: {"description": "the database cannot "
-                                                    "be used now, and why"}})
+    @app.get("/readyz", summary="The database can be read and written, and machine play "
+             "has its searches loaded", tags=["health"], response_model=None,
+             responses={503: {"description": "not ready now, and why"}})
     async def readyz() -> dict[str, str] | JSONResponse:
         try:
             await asyncio.wait_for(run_in_threadpool(store.check), READY_SECONDS)
+            reason = await asyncio.wait_for(run_in_threadpool(compute.starting), READY_SECONDS)
         except (Unavailable, TimeoutError) as err:
-            reason = str(err) or "the database does not answer"
+            reason = str(err) or "the database or the compute pool does not answer"
+        except (OSError, EOFError) as err:
+            reason = f"the compute service cannot be reached: {err}"
+        if reason:
             return JSONResponse({"status": "unavailable", "error": reason[:200]},
                                 status_code=503, headers={"Retry-After": "2"})
         return {"status": "ok", "database": store.where}
