@@ -232,6 +232,16 @@ def _pages(app: FastAPI, games: Games) -> None:
     def favicon() -> FileResponse:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    def manifest() -> FileResponse:
+        return FileResponse(STATIC / "manifest.webmanifest",
+                            media_type="application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    def service_worker() -> FileResponse:
+        """At the root, so that the worker's scope is every page."""
+        return FileResponse(STATIC / "js" / "sw.js", media_type="text/javascript")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
 

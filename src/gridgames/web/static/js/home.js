@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
+import { registerServiceWorker } from "./install.js";
 import { ago, forgetGame, unfinishedGames } from "./unfinished.js";
 
 const STEP_MS = 900;
@@ -93,3 +94,4 @@ async function showUnfinished() {
 }
 
 start();
+registerServiceWorker();

@@ -9,6 +9,9 @@
 //   settings.js  the settings dialog
 //   keys.js      the keys and the help panel
 //   controls.js  the buttons wired to what they do; the statistics dialog
+//   install.js   the page as an app (its offline page)
 import { start } from "./boot.js";
+import { registerServiceWorker } from "./install.js";
 
 start();
+registerServiceWorker();
