@@ -52,8 +52,8 @@ from gridgames.web.online_api import LIVE_PATH, Online, live_endpoint, online_ro
 from gridgames.web.protocols import GATE_KEY, STATE_KEY, UpgradeGate
 from gridgames.web.rooms import Rooms
 from gridgames.web.security import Security
+from gridgames.web.shell import SHELL_HEADER, STATIC, Shell, renderer_path
 
-STATIC = Path(__file__).parent / "static"
 # Swagger UI (5.x, which reads OpenAPI 3.1) as the fastapi-offline package ships it.
 SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
 MAX_BODY = 64 * 1024
@@ -215,9 +215,12 @@ def _sweep(store: SqlStore, keep_days: float, stop: threading.Event) -> None:
 
 
 def _pages(app: FastAPI, games: Games) -> None:
+    shell = Shell(games)
+    mark = {SHELL_HEADER: shell.version}  # the service worker compares it with its own
+
     @app.get("/", include_in_schema=False)
     def home() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC / "index.html", headers=mark)
 
     @app.get("/play/{name}", include_in_schema=False, response_model=None)
     def game_page(name: str) -> FileResponse | HTMLResponse:
@@ -226,7 +229,7 @@ def _pages(app: FastAPI, games: Games) -> None:
                 f"<!doctype html><title>Unknown game</title><p>There is no game called "
                 f"{html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
                 status_code=404)
-        return FileResponse(STATIC / "game.html")
+        return FileResponse(STATIC / "game.html", headers=mark)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:
@@ -238,9 +241,9 @@ def _pages(app: FastAPI, games: Games) -> None:
                             media_type="application/manifest+json")
 
     @app.get("/sw.js", include_in_schema=False)
-    def service_worker() -> FileResponse:
+    def service_worker() -> Response:
         """At the root, so that the worker's scope is every page."""
-        return FileResponse(STATIC / "js" / "sw.js", media_type="text/javascript")
+        return Response(shell.worker, media_type="text/javascript")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
@@ -255,7 +258,7 @@ def _pages(app: FastAPI, games: Games) -> None:
     def renderer(name: str) -> FileResponse:
         """A game's renderer module: package data beside the game's module, so that a plugin
         carries its own (docs/adding-a-game.md)."""
-        return FileResponse(_renderer_path(games.get_game(name)),
+        return FileResponse(renderer_path(games.get_game(name)),
                             media_type="text/javascript")
 
     @app.get("/games/{name}/{module}.js", include_in_schema=False)
@@ -267,7 +270,7 @@ def _pages(app: FastAPI, games: Games) -> None:
     def renderer_css(name: str) -> FileResponse | Response:
         """The renderer's stylesheet, `<name>.css` beside its module; an empty one for a game
         that has none, so that the page links every game's alike."""
-        path = _renderer_path(games.get_game(name)).with_suffix(".css")
+        path = renderer_path(games.get_game(name)).with_suffix(".css")
         if not path.is_file():
             return Response(b"", media_type="text/css")
         return FileResponse(path, media_type="text/css")
@@ -276,12 +279,7 @@ def _pages(app: FastAPI, games: Games) -> None:
 def _module_path(game: Game, module: str) -> Path:
     """Another ES module of the game's renderer (`<module>.js` beside it), which the renderer
     imports by a relative path; NotFound for any other name."""
-    path = _renderer_path(game).with_name(f"{module}.js")
+    path = renderer_path(game).with_name(f"{module}.js")
     if not MODULE_NAME.fullmatch(module) or not path.is_file():
         raise NotFound(f"{game.title} has no script {module[:40]!r}")
     return path
-
-
-def _renderer_path(game: Game) -> Path:
-    package = type(game).__module__.rpartition(".")[0]
-    return Path(str(resources.files(package) / game.renderer))

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
 import { registerServiceWorker } from "./install.js";
-import { ago, forgetGame, unfinishedGames } from "./unfinished.js";
+import { ago, forgetGame, gameUrl, unfinishedGames } from "./unfinished.js";
 
 const STEP_MS = 900;
 
@@ -83,9 +83,7 @@ async function showUnfinished() {
       }
       continue;
     }
-    const href = payload.link ? `/play/${payload.game}?link=${encodeURIComponent(payload.link)}`
-      : `/play/${payload.game}?session=${encodeURIComponent(payload.session)}`;
-    for (const link of item.querySelectorAll("a")) link.href = href;
+    for (const link of item.querySelectorAll("a")) link.href = gameUrl(entry);
     item.querySelector(".preview").setAttribute("aria-label", `Continue ${entry.title}`);
     const moves = payload.moves.length;
     item.querySelector(".when").textContent = `${payload.status.message} · ${moves} move${moves === 1 ? "" : "s"} · played ${ago(payload.updated_at * 1000)}`;

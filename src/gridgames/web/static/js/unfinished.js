@@ -33,6 +33,13 @@ export function noteGame(payload) {
            at: Date.now() }, ...others]);
 }
 
+// Where a kept game opens again.
+export function gameUrl(entry) {
+  const linked = entry.session.startsWith("link:");
+  const query = linked ? `link=${encodeURIComponent(entry.session.slice(5))}` : `session=${encodeURIComponent(entry.session)}`;
+  return `/play/${encodeURIComponent(entry.game)}?${query}`;
+}
+
 export function forgetGame(session) {
   store(unfinishedGames().filter((g) => g.session !== session));
 }
