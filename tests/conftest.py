@@ -104,6 +104,16 @@ def browser():
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        # Each test's context would otherwise install the service worker, which fetches the
+        # whole shell (about 100 files) in the background; its own tests allow it
+        # (tests/test_web_app_install.py).
+        new_context = chromium.new_context
+
+        def without_worker(**options):
+            options.setdefault("service_workers", "block")
+            return new_context(**options)
+
+        chromium.new_context = without_worker
         yield chromium
         chromium.close()
 

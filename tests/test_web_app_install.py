@@ -62,7 +62,8 @@ def test_the_shell_holds_every_file_a_page_loads_and_its_version_follows_them(tm
 def test_installed_kept_replaced_and_offline_with_the_server_stopped(browser):
     with tempfile.TemporaryDirectory() as folder:
         server = Server(f"{folder}/games.db")
-        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                      service_workers="allow")
         page = context.new_page()
         try:
             page.goto(server.base + "/play/tictactoe?seats=person,person")
