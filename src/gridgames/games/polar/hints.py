@@ -19,15 +19,12 @@ from gridgames.core.words import count
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
 from gridgames.games.polar.game import line_pushes, play
 from gridgames.games.polar.packs import Level
-from gridgames.games.polar.solver import PUSHES, solve
+from gridgames.games.polar.solver import KERNEL_MOUNTAINS, PUSHES, anytime, solve
 
 DEFAULT_SECONDS = 20.0  # a caller that gives no seconds (the CLI's play, a script)
 DEFAULT_STATES = 3_000_000  # A*'s states when the budget gives no nodes (~140 bytes each)
-# A* gets a third of the seconds: where it can prove, it proves fast (each push more costs
-# about twice the states); the width search, which finds the long lines, has the rest.
-ASTAR_SHARE = 1 / 3
+ASTAR_SHARE = 1 / 3  # along a stored line, A*'s share of the seconds (PROVE_STORED_SECONDS at most)
 PROVE_STORED_SECONDS = 2.0  # A*'s try to prove a pack's stored line fewest, at most
-WIDTH_ENGINE_MOUNTAINS = 62  # the compiled kernel keys mountains in 64 bits
 
 Key = tuple[bytes, int]  # (board, penguin cell)
 
@@ -158,38 +155,34 @@ class PolarHints(Solver, Hinter):
 
     def _search(self, board: bytes, penguin: int, meter: Meter,
                 stored: Line | None = None) -> Line | None:
-        """A* for a third of the budget, then the improving width search; with a pack's
-        `stored` line only A*, briefly, below it: none shorter proves it fewest (else the
-        stored line stands, with A*'s bound, and is not searched again from here)."""
+        """solver.anytime: a line at once, then proving and bettering it with the rest of
+        the budget. With a pack's `stored` line only A*, briefly, below it: none shorter
+        proves it fewest (else the stored line stands, with A*'s bound, and is not searched
+        again from here)."""
         seconds = meter.seconds_left
         if seconds == 0:
             return None
         seconds = DEFAULT_SECONDS if seconds is None else seconds
         states = meter.nodes_left(DEFAULT_STATES) or 1
+        # A* below a line needs the compiled engine: past its mountains the stored line is
+        # only the line to beat.
+        if stored is None or board.count(MOUNTAIN) > KERNEL_MOUNTAINS:
+            found = anytime(board, penguin, PUSHES, max_states=states, max_seconds=seconds)
+            meter.nodes += found.expanded
+            if found.moves is None:  # a finished search: there is none
+                return _line_of(None, 0, True, 0) if found.complete else None
+            return _line_of(found.moves, found.pushes, found.optimal, found.lower_bound)
         first = solve(board, penguin, PUSHES, max_states=states,
-                      max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS)
-                      if stored is not None else seconds * ASTAR_SHARE,
-                      below=stored.pushes if stored is not None else 0)
+                      max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS),
+                      below=stored.pushes)
         meter.nodes += first.expanded
-        if first.complete and first.moves is None and stored is not None:
+        if first.complete and first.moves is None:
             # Nothing shorter than the stored line: it is fewest from here.
             return Line(stored.line, stored.at, stored.pushes, True, stored.pushes, True)
-        if first.complete:  # A* finished: its line is fewest, or there is none
+        if first.complete:  # A* finished below the stored line: its line is fewest
             return _line_of(first.moves, first.pushes, True, first.pushes)
-        if stored is not None:
-            lower = max(stored.lower, first.lower_bound)
-            return Line(stored.line, stored.at, stored.pushes, stored.pushes <= lower, lower, True)
-        if board.count(MOUNTAIN) > WIDTH_ENGINE_MOUNTAINS:
-            return None
-        left = meter.seconds_left
-        second = solve(board, penguin, PUSHES, width=True, improve=True,
-                       known_lower=first.lower_bound, max_states=max(1, states - first.expanded),
-                       max_seconds=max(0.2, seconds - first.seconds if left is None else left))
-        meter.nodes += second.expanded
-        if second.moves is None:  # run out: no solution (its novelty orders, never prunes)
-            return _line_of(None, 0, True, 0) if second.complete else None
-        lower = second.pushes if second.optimal else first.lower_bound
-        return _line_of(second.moves, second.pushes, second.optimal, lower)
+        lower = max(stored.lower, first.lower_bound)
+        return Line(stored.line, stored.at, stored.pushes, stored.pushes <= lower, lower, True)
 
     def _remember(self, board: bytes, penguin: int, found: Line, known: bool = False) -> None:
         """The line for this position and for every position along it (in the cache, or
