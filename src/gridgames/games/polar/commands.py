@@ -29,7 +29,7 @@ from gridgames.games.polar.packs import (
     stge_to_hex,
     write_pack,
 )
-from gridgames.games.polar.solver import MOVES, PUSHES, Solution, solve
+from gridgames.games.polar.solver import MOVES, PUSHES, Solution, anytime, solve
 
 
 class PolarCommands(Commands):
@@ -44,9 +44,11 @@ class PolarCommands(Commands):
                        help="astar: proven fewest when it finishes; width: best-first width "
                        "search over pushes, fast, then looking for fewer pushes until the "
                        "time is up (proven fewest pushes when none are left); auto "
-                       "(default): A* for up to half the time, then the width search")
+                       "(default): the width search's first line, then A* for half the "
+                       "time left to prove it, then fewer pushes with the rest")
         p.add_argument("--weight", type=float, default=1.0,
-                       help="A* only, above 1: faster, solutions not proven fewest")
+                       help="with --search astar, above 1: faster, solutions not proven "
+                       "fewest")
         p.add_argument("--json", action="store_true", help="one JSON object per level")
         p.set_defaults(run=cmd_solve)
 
@@ -114,9 +116,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
             print(f"{number} {report['name']}: {report['words']} ({found.expanded} states)",
                   file=out, flush=True)
         else:
+            first = f" (a first line in {found.first_seconds:.1f} s)" \
+                if found.first_seconds >= 0 and not report["proven"] else ""
             print(f"{number} {report['name']}: {report['moves']}", file=out)
             print(f"  {report['move_count']} moves, {report['pushes']} pushes; "
-                  f"{report['words']}; {found.expanded} states, {found.seconds:.1f} s",
+                  f"{report['words']}; {found.expanded} states, {found.seconds:.1f} s{first}",
                   file=out, flush=True)
 
 
@@ -143,6 +147,8 @@ def _report(number: int, level: Level, found: Solution, proved: str | None, lowe
                  else f"best found in {found.seconds:.1f} s (not proven fewest {objective})")
         if lower:
             words += f"; proven at least {lower} {objective}, gap {gap}"
+        else:
+            words += f"; no lower bound on the {objective} proven"
     return {"level": number, "name": level.name or f"level {number}", "objective": objective,
             "moves": None if found.moves is None else "".join(found.moves),
             "move_count": None if found.moves is None else len(found.moves),
@@ -151,7 +157,9 @@ def _report(number: int, level: Level, found: Solution, proved: str | None, lowe
             "lower_bound": lower, "gap": gap,
             "status": "proven" if proven else
             ("best found" if found.moves is not None else "none within budget"),
-            "words": words, "states": found.expanded, "seconds": round(found.seconds, 3)}
+            "words": words, "states": found.expanded, "seconds": round(found.seconds, 3),
+            "first_line_seconds": None if found.first_seconds < 0 else
+            round(found.first_seconds, 3)}
 
 
 def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str | None, int]:
@@ -170,18 +178,11 @@ def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str 
         found = search(objective, args.search == "width", args.seconds)
         lower = found.lower_bound if objective == args.objective else 0
         return found, objective if found.optimal else None, lower
-    # A* for half the time: it proves the fewest when it finishes, and a lower bound when
-    # it does not; then the width search finds a line, and improves it down to that bound.
-    first = search(args.objective, False, args.seconds / 2)
-    if first.moves is not None or first.complete:
-        return first, args.objective if first.optimal else None, first.lower_bound
-    pushes_lower = first.lower_bound if args.objective == PUSHES else 0
-    second = search(PUSHES, True, args.seconds - first.seconds, pushes_lower)
-    merged = replace(second, expanded=first.expanded + second.expanded,
-                     seconds=first.seconds + second.seconds)
-    lower = max(first.lower_bound, second.lower_bound) if args.objective == PUSHES else \
-        first.lower_bound
-    return merged, PUSHES if second.optimal else None, lower
+    # solver.anytime, as the page's Solve: a line first, then the proof and better lines.
+    found = anytime(level.board, level.penguin, args.objective, max_states=200_000_000,
+                    max_seconds=args.seconds, engine="parallel")
+    proved = args.objective if found.optimal else PUSHES if found.pushes_optimal else None
+    return found, proved, found.lower_bound
 
 
 def _prove_stored(level: Level, pushes: int, seconds: float) -> tuple[Solution, str | None, int]:
