@@ -49,6 +49,9 @@ class PolarCommands(Commands):
         p.add_argument("--weight", type=float, default=1.0,
                        help="with --search astar, above 1: faster, solutions not proven "
                        "fewest")
+        p.add_argument("--states", type=int, default=200_000_000,
+                       help="states the searches may expand per level, in all (the answer "
+                       "then depends on it, not on the machine, when --seconds is ample)")
         p.add_argument("--json", action="store_true", help="one JSON object per level")
         p.set_defaults(run=cmd_solve)
 
@@ -106,6 +109,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput("--seconds must be above 0 and at most a day")
     if not 1 <= args.weight <= 100:
         raise BadInput("--weight must be from 1 to 100")
+    if args.states < 1:
+        raise BadInput("--states must be at least 1")
     chosen = _chosen(args)
     for number, level in progress(chosen, len(chosen), "levels"):
         found, proved, lower = _solve_level(level, args)
@@ -167,30 +172,31 @@ def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str 
     proven lower bound for the objective asked for (0: none known)."""
     def search(objective: str, width: bool, seconds: float, known_lower: int = 0) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
-                     max_seconds=seconds, max_states=200_000_000, improve=True,
+                     max_seconds=seconds, max_states=args.states, improve=True,
                      known_lower=known_lower, engine="parallel")
 
     stored = line_pushes(level, level.info.get("solution", ""))
     if args.search == "auto" and args.objective == PUSHES and stored is not None:
-        return _prove_stored(level, stored, args.seconds)
+        return _prove_stored(level, stored, args.seconds, args.states)
     if args.search != "auto":
         objective = PUSHES if args.search == "width" else args.objective
         found = search(objective, args.search == "width", args.seconds)
         lower = found.lower_bound if objective == args.objective else 0
         return found, objective if found.optimal else None, lower
     # solver.anytime, as the page's Solve: a line first, then the proof and better lines.
-    found = anytime(level.board, level.penguin, args.objective, max_states=200_000_000,
+    found = anytime(level.board, level.penguin, args.objective, max_states=args.states,
                     max_seconds=args.seconds, engine="parallel")
     proved = args.objective if found.optimal else PUSHES if found.pushes_optimal else None
     return found, proved, found.lower_bound
 
 
-def _prove_stored(level: Level, pushes: int, seconds: float) -> tuple[Solution, str | None, int]:
+def _prove_stored(level: Level, pushes: int, seconds: float,
+                  states: int) -> tuple[Solution, str | None, int]:
     """A level with a stored line of `pushes` pushes (a pack's best known): A* over pushes on
     both cores, for the whole budget, looks only for shorter lines. Ending without one proves
     the stored line fewest; a shorter one it finds is fewest itself."""
     found = solve(level.board, level.penguin, PUSHES, max_seconds=seconds,
-                  max_states=200_000_000, below=pushes, engine="parallel")
+                  max_states=states, below=pushes, engine="parallel")
     if found.moves is not None:
         return found, PUSHES, found.pushes
     moves = list(level.info["solution"])

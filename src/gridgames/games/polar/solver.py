@@ -267,7 +267,9 @@ def _solve_fast(start: bytes, penguin: int, objective: str, weight: float, max_s
         expanded = int(search.meta[fast.EXPANDED])
         if expanded >= max_states or time.monotonic() - start_time > max_seconds:
             break
-        status = search.run(_NXT, weight4, NEVER, 20_000, len(best) if best else below)
+        # Slices of 20,000, the last one cut to the states left: a state budget is exact.
+        status = search.run(_NXT, weight4, NEVER, min(20_000, max_states - expanded),
+                            len(best) if best else below)
         if status == fast.SOLVED:
             pushes = search.pushes(int(search.meta[fast.GOAL]))
             if not exact:
