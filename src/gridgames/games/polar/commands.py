@@ -149,7 +149,7 @@ def _report(number: int, level: Level, found: Solution, proved: str | None, lowe
         words = f"proven fewest {objective}"
     else:
         words = (f"proven fewest {proved}, best found for {objective}" if proved is not None
-                 else f"best found in {found.seconds:.1f} s (not proven fewest {objective})")
+                 else f"best found in {found.seconds:.1f} s, the fewest {objective} not proven")
         if lower:
             words += f"; proven at least {lower} {objective}, gap {gap}"
         else:
