@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
+from gridgames.core.result import PROVEN, Budget
 from gridgames.core.rng import Rng
 from gridgames.core.words import count
 from gridgames.games.polar.board import DIRECTIONS, HEART
@@ -29,7 +30,7 @@ from gridgames.games.polar.packs import (
     stge_to_hex,
     write_pack,
 )
-from gridgames.games.polar.solver import MOVES, PUSHES, Solution, anytime, solve
+from gridgames.games.polar.solver import MOVES, PUSHES, Solution, solve
 
 
 class PolarCommands(Commands):
@@ -109,11 +110,14 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput("--seconds must be above 0 and at most a day")
     if not 1 <= args.weight <= 100:
         raise BadInput("--weight must be from 1 to 100")
+    if args.weight != 1 and args.search != "astar":
+        raise BadInput("--weight is for --search astar")
     if args.states < 1:
         raise BadInput("--states must be at least 1")
     chosen = _chosen(args)
+    game = args.registry.get_game("polar")
     for number, level in progress(chosen, len(chosen), "levels"):
-        found, proved, lower = _solve_level(level, args)
+        found, proved, lower = _solve_level(level, args, game)
         report = _report(number, level, found, proved, lower, args.objective)
         if args.json:
             print(json.dumps(report), file=out, flush=True)
@@ -167,9 +171,12 @@ def _report(number: int, level: Level, found: Solution, proved: str | None, lowe
             round(found.first_seconds, 3)}
 
 
-def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str | None, int]:
+def _solve_level(level: Level, args: argparse.Namespace,
+                 game: Any) -> tuple[Solution, str | None, int]:
     """The solution, the objective its search proved fewest (None: nothing proven), and the
-    proven lower bound for the objective asked for (0: none known)."""
+    proven lower bound for the objective asked for (0: none known). The default search is
+    the game's Solve (`game.solver`, solver.anytime) with --states and --seconds as its
+    Budget, A* over pushes on both cores."""
     def search(objective: str, width: bool, seconds: float, known_lower: int = 0) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
                      max_seconds=seconds, max_states=args.states, improve=True,
@@ -183,10 +190,15 @@ def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str 
         found = search(objective, args.search == "width", args.seconds)
         lower = found.lower_bound if objective == args.objective else 0
         return found, objective if found.optimal else None, lower
-    # solver.anytime, as the page's Solve: a line first, then the proof and better lines.
-    found = anytime(level.board, level.penguin, args.objective, max_states=args.states,
-                    max_seconds=args.seconds, engine="parallel")
-    proved = args.objective if found.optimal else PUSHES if found.pushes_optimal else None
+    state = game.new_state(game.parse_params(""), level.desc())
+    result = game.solver.solve(state, Budget(nodes=args.states, seconds=args.seconds),
+                               objective=args.objective, engine="parallel")
+    extra = result.extra
+    found = Solution(result.value, extra.get("pushes", 0), result.nodes, result.proven,
+                     result.status == PROVEN, result.seconds, extra.get("lower_bound", 0),
+                     first_seconds=extra.get("first_line_seconds", -1.0))
+    proved = args.objective if result.proven and result.value is not None else \
+        PUSHES if extra.get("pushes_proven") else None
     return found, proved, found.lower_bound
 
 

@@ -9,7 +9,7 @@ shorter line. A player off every optimal line is told how far off. docs/machine-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gridgames.core.cache import BoundedCache
@@ -19,7 +19,7 @@ from gridgames.core.words import count
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
 from gridgames.games.polar.game import line_pushes, play
 from gridgames.games.polar.packs import Level
-from gridgames.games.polar.solver import KERNEL_MOUNTAINS, PUSHES, anytime, solve
+from gridgames.games.polar.solver import KERNEL_MOUNTAINS, MOVES, PUSHES, anytime, solve
 
 DEFAULT_SECONDS = 20.0  # a caller that gives no seconds (the CLI's play, a script)
 DEFAULT_STATES = 3_000_000  # A*'s states when the budget gives no nodes (~140 bytes each)
@@ -41,6 +41,7 @@ class Line:
     # A search ran on this board (walking since does not change the fewest pushes), so
     # searching again with a like budget would not do better.
     settled: bool = False
+    first: float = -1.0  # seconds the search that found it took to a first line (-1: none)
 
     @property
     def moves(self) -> list[str]:
@@ -70,8 +71,14 @@ class PolarHints(Solver, Hinter):
 
     # --- the capabilities ---
 
-    def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
-        meter, found, ended = self._look(state, budget)
+    def solve(self, state: Any, budget: Budget, objective: str = PUSHES,
+              engine: str = "fast") -> Result[list[str]]:
+        """The fewest pushes (`objective` MOVES: moves, searched afresh, not cached), by the
+        one-core kernel (`engine` "parallel": A* over pushes on both cores, for the
+        command line)."""
+        if objective == MOVES:
+            return self._solve_moves(state, budget, engine)
+        meter, found, ended = self._look(state, budget, engine)
         if ended is not None:
             return ended
         moves = found.moves
@@ -90,13 +97,42 @@ class PolarHints(Solver, Hinter):
         status = PROVEN if found.proven else BEST_FOUND
         return self._extra(meter.result(Hint(found.moves[0], why), status), found)
 
-    def _look(self, state: Any, budget: Budget) -> tuple[Meter, Line | None, Result | None]:
+    def _solve_moves(self, state: Any, budget: Budget, engine: str) -> Result[list[str]]:
+        """solver.anytime counting moves: its line, proven fewest moves or the best found
+        with the lower bound on moves A* proved; `pushes_proven` when its pushes are."""
+        meter = Meter(budget)
+        if state.hearts == 0:
+            return game_over(meter, "the level is solved")
+        seconds = meter.seconds_left
+        found = anytime(bytes(state.board), state.penguin, MOVES,
+                        max_states=meter.nodes_left(DEFAULT_STATES) or 1,
+                        max_seconds=DEFAULT_SECONDS if seconds is None else seconds,
+                        engine=engine)
+        meter.nodes += found.expanded
+        if found.moves is None:
+            return meter.result(None, PROVEN, "no solution from here: undo or restart") \
+                if found.complete else \
+                meter.result(None, NONE, "no solution found within the budget")
+        moves = count(len(found.moves), "move")
+        note = f"{moves}, the fewest" if found.optimal else moves + (
+            f"; at least {count(found.lower_bound, 'move')} needed" if found.lower_bound else "")
+        result = meter.result(found.moves, PROVEN if found.optimal else BEST_FOUND,
+                              f"{note}; {_pushes(found.pushes)}")
+        result.extra.update(objective=MOVES, pushes=found.pushes,
+                            pushes_proven=found.pushes_optimal,
+                            lower_bound=len(found.moves) if found.optimal else found.lower_bound)
+        if found.first_seconds >= 0:
+            result.extra["first_line_seconds"] = round(found.first_seconds, 4)
+        return result
+
+    def _look(self, state: Any, budget: Budget,
+              engine: str = "fast") -> tuple[Meter, Line | None, Result | None]:
         """The line from this position, or the answer when there is no line to give (none
         found within the budget, or proven none)."""
         meter = Meter(budget)
         if state.hearts == 0:
             return meter, None, game_over(meter, "the level is solved")
-        found = self._line(bytes(state.board), state.penguin, meter)
+        found = self._line(bytes(state.board), state.penguin, meter, engine)
         if found is None:
             return meter, None, meter.result(None, NONE, "no solution found within the budget")
         if found.line is None:
@@ -129,13 +165,16 @@ class PolarHints(Solver, Hinter):
 
     @staticmethod
     def _extra(result: Result[Any], found: Line) -> Result[Any]:
-        result.extra.update(objective=PUSHES, pushes=found.pushes,
+        result.extra.update(objective=PUSHES, pushes=found.pushes, pushes_proven=found.proven,
                             lower_bound=found.pushes if found.proven else found.lower)
+        if found.first >= 0:
+            result.extra["first_line_seconds"] = round(found.first, 4)
         return result
 
     # --- the search and its cache ---
 
-    def _line(self, board: bytes, penguin: int, meter: Meter) -> Line | None:
+    def _line(self, board: bytes, penguin: int, meter: Meter,
+              engine: str = "fast") -> Line | None:
         """The line from this position: cached when proven, else searched within what is
         left of the budget (the better of that and a cached line). None: nothing found."""
         if HEART not in board:
@@ -147,14 +186,14 @@ class PolarHints(Solver, Hinter):
             return cached
         # Along a pack's stored line (the best of long searches), a hint only tries, briefly,
         # to prove a line fewest: a page's search would not find a shorter one.
-        fresh = self._search(board, penguin, meter, stored)
+        fresh = self._search(board, penguin, meter, stored, engine)
         best = _better(cached, fresh)
         if best is not None:
             self._remember(board, penguin, best)
         return best
 
-    def _search(self, board: bytes, penguin: int, meter: Meter,
-                stored: Line | None = None) -> Line | None:
+    def _search(self, board: bytes, penguin: int, meter: Meter, stored: Line | None = None,
+                engine: str = "fast") -> Line | None:
         """solver.anytime: a line at once, then proving and bettering it with the rest of
         the budget. With a pack's `stored` line only A*, briefly, below it: none shorter
         proves it fewest (else the stored line stands, with A*'s bound, and is not searched
@@ -167,14 +206,16 @@ class PolarHints(Solver, Hinter):
         # A* below a line needs the compiled engine: past its mountains the stored line is
         # only the line to beat.
         if stored is None or board.count(MOUNTAIN) > KERNEL_MOUNTAINS:
-            found = anytime(board, penguin, PUSHES, max_states=states, max_seconds=seconds)
+            found = anytime(board, penguin, PUSHES, max_states=states, max_seconds=seconds,
+                            engine=engine)
             meter.nodes += found.expanded
             if found.moves is None:  # a finished search: there is none
                 return _line_of(None, 0, True, 0) if found.complete else None
-            return _line_of(found.moves, found.pushes, found.optimal, found.lower_bound)
+            return replace(_line_of(found.moves, found.pushes, found.optimal, found.lower_bound),
+                           first=found.first_seconds)
         first = solve(board, penguin, PUSHES, max_states=states,
                       max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS),
-                      below=stored.pushes)
+                      below=stored.pushes, engine=engine)
         meter.nodes += first.expanded
         if first.complete and first.moves is None:
             # Nothing shorter than the stored line: it is fewest from here.
@@ -233,5 +274,5 @@ def _better(cached: Line | None, fresh: Line | None) -> Line | None:
         return cached
     lower = max(cached.lower, fresh.lower)
     if fresh.proven or fresh.line is None or fresh.pushes <= cached.pushes:
-        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower, True)
+        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower, True, fresh.first)
     return Line(cached.line, cached.at, cached.pushes, cached.pushes <= lower, lower, True)

@@ -5,7 +5,8 @@ the pushes the penguin can make from anywhere in its walkable region, each costi
 plus one move. The heuristic is analysis.push_bound (plus walking.move_bound when counting
 moves). Objective PUSHES counts pushes only and merges states whose penguin regions are the
 same. `weight` > 1 gives a faster best-first search whose solutions are not proven
-shortest; `solve` reports which. docs/machine-play.md ("Polar's solver") explains it.
+shortest; `solve` reports which. `anytime` finds a line first, then proves or betters it.
+docs/machine-play.md ("Polar's solver") explains it.
 """
 
 from __future__ import annotations
