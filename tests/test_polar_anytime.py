@@ -10,6 +10,7 @@ import pytest
 
 from gridgames.cli import main
 from gridgames.core.result import BEST_FOUND, PROVEN, Budget
+from gridgames.core.words import count
 from gridgames.games import polar
 from gridgames.games.polar import make_game
 from gridgames.games.polar.board import MOUNTAIN
@@ -61,7 +62,8 @@ def test_solve_without_a_stored_line_gives_the_best_found_and_what_is_proven(tmp
     assert found.nodes <= 5_000 + 1  # the improving search takes one state at least
     pushes, lower = found.extra["pushes"], found.extra["lower_bound"]
     assert 0 < lower < 23 <= pushes
-    needed = f"at least {lower} pushes needed"
+    too_many = count(pushes - lower, "push", "pushes")
+    needed = f"at least {lower} pushes needed, so at most {too_many} too many"
     assert found.note == f"{pushes} pushes, {len(found.value)} moves; {needed}"
     hint = PolarHints().hint(state, Budget(nodes=5_000, seconds=CAP))
     assert hint.status == BEST_FOUND and hint.value.move == found.value[0]

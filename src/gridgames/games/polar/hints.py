@@ -86,7 +86,7 @@ class PolarHints(Solver, Hinter):
             note = f"{_pushes(found.pushes)}, the fewest; {count(len(moves), 'move')}"
             return self._extra(meter.result(moves, PROVEN, note), found)
         note = f"{_pushes(found.pushes)}, {count(len(moves), 'move')}" + \
-            (f"; at least {_pushes(found.lower)} needed" if found.lower else "")
+            _bound(found.lower, found.pushes, "push", "pushes")
         return self._extra(meter.result(moves, BEST_FOUND, note), found)
 
     def hint(self, state: Any, budget: Budget) -> Result[Hint]:
@@ -114,8 +114,8 @@ class PolarHints(Solver, Hinter):
                 if found.complete else \
                 meter.result(None, NONE, "no solution found within the budget")
         moves = count(len(found.moves), "move")
-        note = f"{moves}, the fewest" if found.optimal else moves + (
-            f"; at least {count(found.lower_bound, 'move')} needed" if found.lower_bound else "")
+        note = f"{moves}, the fewest" if found.optimal else \
+            moves + _bound(found.lower_bound, len(found.moves), "move")
         result = meter.result(found.moves, PROVEN if found.optimal else BEST_FOUND,
                               f"{note}; {_pushes(found.pushes)}")
         result.extra.update(objective=MOVES, pushes=found.pushes,
@@ -147,7 +147,7 @@ class PolarHints(Solver, Hinter):
         fewest when the player has pushed already (both proven, else nothing is compared)."""
         left = _pushes(found.pushes)
         if not found.proven:
-            bound = f"; at least {_pushes(found.lower)} needed" if found.lower else ""
+            bound = _bound(found.lower, found.pushes, "push", "pushes")
             return f"on the best line found: {left} left{bound}"
         made = state.pushes
         start = state.start
@@ -259,6 +259,15 @@ class PolarHints(Solver, Hinter):
 
 def _pushes(number: int) -> str:
     return count(number, "push", "pushes")
+
+
+def _bound(lower: int, value: int, one: str, many: str | None = None) -> str:
+    """What is proven of a line that is the best found: the least the fewest can be, and so
+    how many it may have too many ('' when nothing is proven)."""
+    if not lower:
+        return ""
+    return (f"; at least {count(lower, one, many)} needed, so at most "
+            f"{count(value - lower, one, many)} too many")
 
 
 def _line_of(moves: list[str] | None, pushes: int, proven: bool, lower: int) -> Line:
