@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from gridgames.core.capabilities import Commands, Subcommands, command_group
 from gridgames.core.errors import BadInput
 from gridgames.core.progress import progress
+from gridgames.core.result import PROVEN, Budget
 from gridgames.core.rng import Rng
 from gridgames.core.words import count
 from gridgames.games.polar.board import DIRECTIONS, HEART
@@ -44,9 +45,14 @@ class PolarCommands(Commands):
                        help="astar: proven fewest when it finishes; width: best-first width "
                        "search over pushes, fast, then looking for fewer pushes until the "
                        "time is up (proven fewest pushes when none are left); auto "
-                       "(default): A* for up to half the time, then the width search")
+                       "(default): the width search's first line, then A* for half the "
+                       "time left to prove it, then fewer pushes with the rest")
         p.add_argument("--weight", type=float, default=1.0,
-                       help="A* only, above 1: faster, solutions not proven fewest")
+                       help="with --search astar, above 1: faster, solutions not proven "
+                       "fewest")
+        p.add_argument("--states", type=int, default=200_000_000,
+                       help="states the searches may expand per level, in all (the answer "
+                       "then depends on it, not on the machine, when --seconds is ample)")
         p.add_argument("--json", action="store_true", help="one JSON object per level")
         p.set_defaults(run=cmd_solve)
 
@@ -104,9 +110,14 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
         raise BadInput("--seconds must be above 0 and at most a day")
     if not 1 <= args.weight <= 100:
         raise BadInput("--weight must be from 1 to 100")
+    if args.weight != 1 and args.search != "astar":
+        raise BadInput("--weight is for --search astar")
+    if args.states < 1:
+        raise BadInput("--states must be at least 1")
     chosen = _chosen(args)
+    game = args.registry.get_game("polar")
     for number, level in progress(chosen, len(chosen), "levels"):
-        found, proved, lower = _solve_level(level, args)
+        found, proved, lower = _solve_level(level, args, game)
         report = _report(number, level, found, proved, lower, args.objective)
         if args.json:
             print(json.dumps(report), file=out, flush=True)
@@ -114,9 +125,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> None:
             print(f"{number} {report['name']}: {report['words']} ({found.expanded} states)",
                   file=out, flush=True)
         else:
+            first = f" (a first line in {found.first_seconds:.1f} s)" \
+                if found.first_seconds >= 0 and not report["proven"] else ""
             print(f"{number} {report['name']}: {report['moves']}", file=out)
             print(f"  {report['move_count']} moves, {report['pushes']} pushes; "
-                  f"{report['words']}; {found.expanded} states, {found.seconds:.1f} s",
+                  f"{report['words']}; {found.expanded} states, {found.seconds:.1f} s{first}",
                   file=out, flush=True)
 
 
@@ -140,9 +153,11 @@ def _report(number: int, level: Level, found: Solution, proved: str | None, lowe
         words = f"proven fewest {objective}"
     else:
         words = (f"proven fewest {proved}, best found for {objective}" if proved is not None
-                 else f"best found in {found.seconds:.1f} s (not proven fewest {objective})")
+                 else f"best found in {found.seconds:.1f} s, the fewest {objective} not proven")
         if lower:
             words += f"; proven at least {lower} {objective}, gap {gap}"
+        else:
+            words += f"; no lower bound on the {objective} proven"
     return {"level": number, "name": level.name or f"level {number}", "objective": objective,
             "moves": None if found.moves is None else "".join(found.moves),
             "move_count": None if found.moves is None else len(found.moves),
@@ -151,45 +166,49 @@ def _report(number: int, level: Level, found: Solution, proved: str | None, lowe
             "lower_bound": lower, "gap": gap,
             "status": "proven" if proven else
             ("best found" if found.moves is not None else "none within budget"),
-            "words": words, "states": found.expanded, "seconds": round(found.seconds, 3)}
+            "words": words, "states": found.expanded, "seconds": round(found.seconds, 3),
+            "first_line_seconds": None if found.first_seconds < 0 else
+            round(found.first_seconds, 3)}
 
 
-def _solve_level(level: Level, args: argparse.Namespace) -> tuple[Solution, str | None, int]:
+def _solve_level(level: Level, args: argparse.Namespace,
+                 game: Any) -> tuple[Solution, str | None, int]:
     """The solution, the objective its search proved fewest (None: nothing proven), and the
-    proven lower bound for the objective asked for (0: none known)."""
+    proven lower bound for the objective asked for (0: none known). The default search is
+    the game's Solve (`game.solver`, solver.anytime) with --states and --seconds as its
+    Budget, A* over pushes on both cores."""
     def search(objective: str, width: bool, seconds: float, known_lower: int = 0) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,
-                     max_seconds=seconds, max_states=200_000_000, improve=True,
+                     max_seconds=seconds, max_states=args.states, improve=True,
                      known_lower=known_lower, engine="parallel")
 
     stored = line_pushes(level, level.info.get("solution", ""))
     if args.search == "auto" and args.objective == PUSHES and stored is not None:
-        return _prove_stored(level, stored, args.seconds)
+        return _prove_stored(level, stored, args.seconds, args.states)
     if args.search != "auto":
         objective = PUSHES if args.search == "width" else args.objective
         found = search(objective, args.search == "width", args.seconds)
         lower = found.lower_bound if objective == args.objective else 0
         return found, objective if found.optimal else None, lower
-    # A* for half the time: it proves the fewest when it finishes, and a lower bound when
-    # it does not; then the width search finds a line, and improves it down to that bound.
-    first = search(args.objective, False, args.seconds / 2)
-    if first.moves is not None or first.complete:
-        return first, args.objective if first.optimal else None, first.lower_bound
-    pushes_lower = first.lower_bound if args.objective == PUSHES else 0
-    second = search(PUSHES, True, args.seconds - first.seconds, pushes_lower)
-    merged = replace(second, expanded=first.expanded + second.expanded,
-                     seconds=first.seconds + second.seconds)
-    lower = max(first.lower_bound, second.lower_bound) if args.objective == PUSHES else \
-        first.lower_bound
-    return merged, PUSHES if second.optimal else None, lower
+    state = game.new_state(game.parse_params(""), level.desc())
+    result = game.solver.solve(state, Budget(nodes=args.states, seconds=args.seconds),
+                               objective=args.objective, engine="parallel")
+    extra = result.extra
+    found = Solution(result.value, extra.get("pushes", 0), result.nodes, result.proven,
+                     result.status == PROVEN, result.seconds, extra.get("lower_bound", 0),
+                     first_seconds=extra.get("first_line_seconds", -1.0))
+    proved = args.objective if result.proven and result.value is not None else \
+        PUSHES if extra.get("pushes_proven") else None
+    return found, proved, found.lower_bound
 
 
-def _prove_stored(level: Level, pushes: int, seconds: float) -> tuple[Solution, str | None, int]:
+def _prove_stored(level: Level, pushes: int, seconds: float,
+                  states: int) -> tuple[Solution, str | None, int]:
     """A level with a stored line of `pushes` pushes (a pack's best known): A* over pushes on
     both cores, for the whole budget, looks only for shorter lines. Ending without one proves
     the stored line fewest; a shorter one it finds is fewest itself."""
     found = solve(level.board, level.penguin, PUSHES, max_seconds=seconds,
-                  max_states=200_000_000, below=pushes, engine="parallel")
+                  max_states=states, below=pushes, engine="parallel")
     if found.moves is not None:
         return found, PUSHES, found.pushes
     moves = list(level.info["solution"])

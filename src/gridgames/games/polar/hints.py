@@ -9,7 +9,7 @@ shorter line. A player off every optimal line is told how far off. docs/machine-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gridgames.core.cache import BoundedCache
@@ -19,15 +19,12 @@ from gridgames.core.words import count
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
 from gridgames.games.polar.game import line_pushes, play
 from gridgames.games.polar.packs import Level
-from gridgames.games.polar.solver import PUSHES, solve
+from gridgames.games.polar.solver import KERNEL_MOUNTAINS, MOVES, PUSHES, anytime, solve
 
 DEFAULT_SECONDS = 20.0  # a caller that gives no seconds (the CLI's play, a script)
 DEFAULT_STATES = 3_000_000  # A*'s states when the budget gives no nodes (~140 bytes each)
-# A* gets a third of the seconds: where it can prove, it proves fast (each push more costs
-# about twice the states); the width search, which finds the long lines, has the rest.
-ASTAR_SHARE = 1 / 3
+ASTAR_SHARE = 1 / 3  # along a stored line, A*'s share of the seconds (PROVE_STORED_SECONDS at most)
 PROVE_STORED_SECONDS = 2.0  # A*'s try to prove a pack's stored line fewest, at most
-WIDTH_ENGINE_MOUNTAINS = 62  # the compiled kernel keys mountains in 64 bits
 
 Key = tuple[bytes, int]  # (board, penguin cell)
 
@@ -44,6 +41,7 @@ class Line:
     # A search ran on this board (walking since does not change the fewest pushes), so
     # searching again with a like budget would not do better.
     settled: bool = False
+    first: float = -1.0  # seconds the search that found it took to a first line (-1: none)
 
     @property
     def moves(self) -> list[str]:
@@ -73,8 +71,14 @@ class PolarHints(Solver, Hinter):
 
     # --- the capabilities ---
 
-    def solve(self, state: Any, budget: Budget) -> Result[list[str]]:
-        meter, found, ended = self._look(state, budget)
+    def solve(self, state: Any, budget: Budget, objective: str = PUSHES,
+              engine: str = "fast") -> Result[list[str]]:
+        """The fewest pushes (`objective` MOVES: moves, searched afresh, not cached), by the
+        one-core kernel (`engine` "parallel": A* over pushes on both cores, for the
+        command line)."""
+        if objective == MOVES:
+            return self._solve_moves(state, budget, engine)
+        meter, found, ended = self._look(state, budget, engine)
         if ended is not None:
             return ended
         moves = found.moves
@@ -82,7 +86,7 @@ class PolarHints(Solver, Hinter):
             note = f"{_pushes(found.pushes)}, the fewest; {count(len(moves), 'move')}"
             return self._extra(meter.result(moves, PROVEN, note), found)
         note = f"{_pushes(found.pushes)}, {count(len(moves), 'move')}" + \
-            (f"; at least {_pushes(found.lower)} needed" if found.lower else "")
+            _bound(found.lower, found.pushes, "push", "pushes")
         return self._extra(meter.result(moves, BEST_FOUND, note), found)
 
     def hint(self, state: Any, budget: Budget) -> Result[Hint]:
@@ -93,13 +97,42 @@ class PolarHints(Solver, Hinter):
         status = PROVEN if found.proven else BEST_FOUND
         return self._extra(meter.result(Hint(found.moves[0], why), status), found)
 
-    def _look(self, state: Any, budget: Budget) -> tuple[Meter, Line | None, Result | None]:
+    def _solve_moves(self, state: Any, budget: Budget, engine: str) -> Result[list[str]]:
+        """solver.anytime counting moves: its line, proven fewest moves or the best found
+        with the lower bound on moves A* proved; `pushes_proven` when its pushes are."""
+        meter = Meter(budget)
+        if state.hearts == 0:
+            return game_over(meter, "the level is solved")
+        seconds = meter.seconds_left
+        found = anytime(bytes(state.board), state.penguin, MOVES,
+                        max_states=meter.nodes_left(DEFAULT_STATES) or 1,
+                        max_seconds=DEFAULT_SECONDS if seconds is None else seconds,
+                        engine=engine)
+        meter.nodes += found.expanded
+        if found.moves is None:
+            return meter.result(None, PROVEN, "no solution from here: undo or restart") \
+                if found.complete else \
+                meter.result(None, NONE, "no solution found within the budget")
+        moves = count(len(found.moves), "move")
+        note = f"{moves}, the fewest" if found.optimal else \
+            moves + _bound(found.lower_bound, len(found.moves), "move")
+        result = meter.result(found.moves, PROVEN if found.optimal else BEST_FOUND,
+                              f"{note}; {_pushes(found.pushes)}")
+        result.extra.update(objective=MOVES, pushes=found.pushes,
+                            pushes_proven=found.pushes_optimal,
+                            lower_bound=len(found.moves) if found.optimal else found.lower_bound)
+        if found.first_seconds >= 0:
+            result.extra["first_line_seconds"] = round(found.first_seconds, 4)
+        return result
+
+    def _look(self, state: Any, budget: Budget,
+              engine: str = "fast") -> tuple[Meter, Line | None, Result | None]:
         """The line from this position, or the answer when there is no line to give (none
         found within the budget, or proven none)."""
         meter = Meter(budget)
         if state.hearts == 0:
             return meter, None, game_over(meter, "the level is solved")
-        found = self._line(bytes(state.board), state.penguin, meter)
+        found = self._line(bytes(state.board), state.penguin, meter, engine)
         if found is None:
             return meter, None, meter.result(None, NONE, "no solution found within the budget")
         if found.line is None:
@@ -114,7 +147,7 @@ class PolarHints(Solver, Hinter):
         fewest when the player has pushed already (both proven, else nothing is compared)."""
         left = _pushes(found.pushes)
         if not found.proven:
-            bound = f"; at least {_pushes(found.lower)} needed" if found.lower else ""
+            bound = _bound(found.lower, found.pushes, "push", "pushes")
             return f"on the best line found: {left} left{bound}"
         made = state.pushes
         start = state.start
@@ -132,13 +165,16 @@ class PolarHints(Solver, Hinter):
 
     @staticmethod
     def _extra(result: Result[Any], found: Line) -> Result[Any]:
-        result.extra.update(objective=PUSHES, pushes=found.pushes,
+        result.extra.update(objective=PUSHES, pushes=found.pushes, pushes_proven=found.proven,
                             lower_bound=found.pushes if found.proven else found.lower)
+        if found.first >= 0:
+            result.extra["first_line_seconds"] = round(found.first, 4)
         return result
 
     # --- the search and its cache ---
 
-    def _line(self, board: bytes, penguin: int, meter: Meter) -> Line | None:
+    def _line(self, board: bytes, penguin: int, meter: Meter,
+              engine: str = "fast") -> Line | None:
         """The line from this position: cached when proven, else searched within what is
         left of the budget (the better of that and a cached line). None: nothing found."""
         if HEART not in board:
@@ -150,46 +186,44 @@ class PolarHints(Solver, Hinter):
             return cached
         # Along a pack's stored line (the best of long searches), a hint only tries, briefly,
         # to prove a line fewest: a page's search would not find a shorter one.
-        fresh = self._search(board, penguin, meter, stored)
+        fresh = self._search(board, penguin, meter, stored, engine)
         best = _better(cached, fresh)
         if best is not None:
             self._remember(board, penguin, best)
         return best
 
-    def _search(self, board: bytes, penguin: int, meter: Meter,
-                stored: Line | None = None) -> Line | None:
-        """A* for a third of the budget, then the improving width search; with a pack's
-        `stored` line only A*, briefly, below it: none shorter proves it fewest (else the
-        stored line stands, with A*'s bound, and is not searched again from here)."""
+    def _search(self, board: bytes, penguin: int, meter: Meter, stored: Line | None = None,
+                engine: str = "fast") -> Line | None:
+        """solver.anytime: a line at once, then proving and bettering it with the rest of
+        the budget. With a pack's `stored` line only A*, briefly, below it: none shorter
+        proves it fewest (else the stored line stands, with A*'s bound, and is not searched
+        again from here)."""
         seconds = meter.seconds_left
         if seconds == 0:
             return None
         seconds = DEFAULT_SECONDS if seconds is None else seconds
         states = meter.nodes_left(DEFAULT_STATES) or 1
+        # A* below a line needs the compiled engine: past its mountains the stored line is
+        # only the line to beat.
+        if stored is None or board.count(MOUNTAIN) > KERNEL_MOUNTAINS:
+            found = anytime(board, penguin, PUSHES, max_states=states, max_seconds=seconds,
+                            engine=engine)
+            meter.nodes += found.expanded
+            if found.moves is None:  # a finished search: there is none
+                return _line_of(None, 0, True, 0) if found.complete else None
+            return replace(_line_of(found.moves, found.pushes, found.optimal, found.lower_bound),
+                           first=found.first_seconds)
         first = solve(board, penguin, PUSHES, max_states=states,
-                      max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS)
-                      if stored is not None else seconds * ASTAR_SHARE,
-                      below=stored.pushes if stored is not None else 0)
+                      max_seconds=min(seconds * ASTAR_SHARE, PROVE_STORED_SECONDS),
+                      below=stored.pushes, engine=engine)
         meter.nodes += first.expanded
-        if first.complete and first.moves is None and stored is not None:
+        if first.complete and first.moves is None:
             # Nothing shorter than the stored line: it is fewest from here.
             return Line(stored.line, stored.at, stored.pushes, True, stored.pushes, True)
-        if first.complete:  # A* finished: its line is fewest, or there is none
+        if first.complete:  # A* finished below the stored line: its line is fewest
             return _line_of(first.moves, first.pushes, True, first.pushes)
-        if stored is not None:
-            lower = max(stored.lower, first.lower_bound)
-            return Line(stored.line, stored.at, stored.pushes, stored.pushes <= lower, lower, True)
-        if board.count(MOUNTAIN) > WIDTH_ENGINE_MOUNTAINS:
-            return None
-        left = meter.seconds_left
-        second = solve(board, penguin, PUSHES, width=True, improve=True,
-                       known_lower=first.lower_bound, max_states=max(1, states - first.expanded),
-                       max_seconds=max(0.2, seconds - first.seconds if left is None else left))
-        meter.nodes += second.expanded
-        if second.moves is None:  # run out: no solution (its novelty orders, never prunes)
-            return _line_of(None, 0, True, 0) if second.complete else None
-        lower = second.pushes if second.optimal else first.lower_bound
-        return _line_of(second.moves, second.pushes, second.optimal, lower)
+        lower = max(stored.lower, first.lower_bound)
+        return Line(stored.line, stored.at, stored.pushes, stored.pushes <= lower, lower, True)
 
     def _remember(self, board: bytes, penguin: int, found: Line, known: bool = False) -> None:
         """The line for this position and for every position along it (in the cache, or
@@ -227,6 +261,15 @@ def _pushes(number: int) -> str:
     return count(number, "push", "pushes")
 
 
+def _bound(lower: int, value: int, one: str, many: str | None = None) -> str:
+    """What is proven of a line that is the best found: the least the fewest can be, and so
+    how many it may have too many ('' when nothing is proven)."""
+    if not lower:
+        return ""
+    return (f"; at least {count(lower, one, many)} needed, so at most "
+            f"{count(value - lower, one, many)} too many")
+
+
 def _line_of(moves: list[str] | None, pushes: int, proven: bool, lower: int) -> Line:
     return Line(None if moves is None else tuple(moves), 0, pushes, proven, lower, True)
 
@@ -240,5 +283,5 @@ def _better(cached: Line | None, fresh: Line | None) -> Line | None:
         return cached
     lower = max(cached.lower, fresh.lower)
     if fresh.proven or fresh.line is None or fresh.pushes <= cached.pushes:
-        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower, True)
+        return Line(fresh.line, fresh.at, fresh.pushes, fresh.proven, lower, True, fresh.first)
     return Line(cached.line, cached.at, cached.pushes, cached.pushes <= lower, lower, True)
