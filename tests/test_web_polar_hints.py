@@ -61,7 +61,7 @@ def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, patient_se
         notice = page.locator("#status-note")
         ask_hint(page)
         expect(notice).to_have_text(re.compile(
-            r"^Hint: [UDLR] — on an optimal line: 14 pushes left \(proven\)$"))
+            r"^Hint: (up|down|left|right) — on an optimal line: 14 pushes left \(proven\)$"))
         screenshot(page, f"polar-hint-proven-{width}x{height}")
         # A fewest-pushes line up to its first push (the page's own line or another as
         # short): after it the hint counts the push made against the level's fewest.
@@ -72,8 +72,8 @@ def test_original_level_1_hints_are_on_a_proven_optimal_line(browser, patient_se
             re.compile(rf"^Moves {len(moves)} · pushes 1\b"))
         ask_hint(page)
         expect(notice).to_have_text(re.compile(
-            r"^Hint: [UDLR] — on an optimal line: 13 pushes left \(1 made, 14 in all, the "
-            r"fewest\) \(proven\)$"))
+            r"^Hint: (up|down|left|right) — on an optimal line: 13 pushes left \(1 made, 14 "
+            r"in all, the fewest\) \(proven\)$"))
         page.locator("#solve").click()
         label = page.locator("#stepper-label")
         expect(label).to_contain_text("Solution (proven · 13 pushes, the fewest;",
