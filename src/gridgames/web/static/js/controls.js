@@ -1,6 +1,8 @@
 // The page's buttons and dialogs wired to what they do, and the statistics dialog.
 import { $, gameName, page, paramsWords, remember } from "./page.js";
 import { renderStats, resetStats } from "./stats.js";
+import { downloadData, importData } from "./transfer.js";
+import { api } from "./api.js";
 import { showClock, showNotice } from "./show.js";
 import { command, newGame } from "./actions.js";
 import { aiMove, cancelThinking, runCheck, showHint, showSolution, togglePause } from "./machine.js";
@@ -10,7 +12,26 @@ import { onKey, openHelp } from "./keys.js";
 
 export function openStats() {
   fillStats();
+  $("transfer-said").hidden = true;
   $("stats-dialog").showModal();
+}
+
+// Import: the file's data merged into this browser's; what was done, or why not, is said.
+async function importFile() {
+  const file = $("import-file").files[0];
+  if (!file) return;
+  const said = $("transfer-said");
+  try {
+    const cards = await api("GET", "/api/v1/games");
+    const orders = Object.fromEntries(cards.map((card) => [card.name, card.score_order]));
+    const count = importData(await file.text(), orders);
+    said.textContent = `Imported ${count} ${count === 1 ? "entry" : "entries"}: statistics merged, unfinished games joined, settings taken from the file.`;
+    fillStats();
+  } catch (error) {
+    said.textContent = error.message;
+  }
+  said.hidden = false;
+  $("import-file").value = "";
 }
 
 function fillStats() {
@@ -36,6 +57,14 @@ export function wireControls() {
   $("aimove").addEventListener("click", () => aiMove(true));
   $("solve").addEventListener("click", showSolution);
   $("stats").addEventListener("click", openStats);
+  $("stats-export").addEventListener("click", downloadData);
+  $("stats-import").addEventListener("click", () => $("import-file").click());
+  $("import-file").addEventListener("change", importFile);
+  $("stats-dialog").addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "e") downloadData();
+    else if (event.key === "i") $("import-file").click();
+  });
   $("stats-reset").addEventListener("click", () => { $("stats-confirm").hidden = false; $("stats-reset-no").focus(); });
   $("stats-reset-no").addEventListener("click", () => { $("stats-confirm").hidden = true; });
   $("stats-reset-yes").addEventListener("click", () => { resetStats(gameName); fillStats(); $("stats-reset").focus(); });

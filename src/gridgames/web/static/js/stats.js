@@ -89,6 +89,33 @@ export function noteResult(game, payload, { players, scoreOrder, ms }) {
   return stats;
 }
 
+// Two browsers' statistics of one game as one (an imported file's): counts added, the best
+// of each best, the recent results of both by time (a game in both counted once there).
+export function mergeStats(mine, theirs, scoreOrder) {
+  const best = { ...mine.best };
+  for (const [params, their] of Object.entries(theirs.best)) {
+    const kept = { ...best[params] };
+    if (their.ms !== undefined && !(kept.ms <= their.ms)) kept.ms = their.ms;
+    if (their.score !== undefined && (kept.score === undefined ||
+        (scoreOrder === "lower" ? their.score < kept.score : their.score > kept.score))) kept.score = their.score;
+    best[params] = kept;
+  }
+  const ids = new Set(mine.recent.map((r) => r.id));
+  const recent = [...mine.recent, ...theirs.recent.filter((r) => !ids.has(r.id))]
+    .sort((a, b) => a.at - b.at).slice(-RECENT);
+  return { played: mine.played + theirs.played, won: mine.won + theirs.won,
+    helped: (mine.helped || 0) + (theirs.helped || 0), recent, best,
+    bestStreak: Math.max(mine.bestStreak, theirs.bestStreak, streaks(recent).best) };
+}
+
+// Whether a stored value is statistics this page can read.
+export function statsShape(stats) {
+  const count = (n) => Number.isInteger(n) && n >= 0;
+  return Boolean(stats) && count(stats.played) && count(stats.won) && count(stats.bestStreak)
+    && Array.isArray(stats.recent) && stats.recent.every((r) => r && typeof r.at === "number")
+    && typeof stats.best === "object" && stats.best !== null;
+}
+
 // The Statistics dialog's content: the counts, the best per parameter set, a chart.
 export function renderStats(container, game, { players, scoreOrder, scoreUnit = "", describe = (params) => params }) {
   const stats = loadStats(game);

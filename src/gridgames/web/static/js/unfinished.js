@@ -33,6 +33,16 @@ export function noteGame(payload) {
            at: Date.now() }, ...others]);
 }
 
+// Two browsers' lists as one: each game once (the newer entry), newest first.
+export function mergeUnfinished(mine, theirs) {
+  const byKey = new Map();
+  for (const entry of [...theirs, ...mine]) {
+    const kept = byKey.get(entry.session);
+    if (!kept || kept.at < entry.at) byKey.set(entry.session, entry);
+  }
+  return [...byKey.values()].sort((a, b) => b.at - a.at).slice(0, LIMIT);
+}
+
 // Where a kept game opens again.
 export function gameUrl(entry) {
   const linked = entry.session.startsWith("link:");
