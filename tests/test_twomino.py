@@ -90,6 +90,40 @@ def test_pairs_counters_and_clear():
         GAME.apply(cleared, "clear")
 
 
+def test_a_pair_move_encloses_two_cells_in_one_step():
+    """`a1=a2`: the bar between off, the bars around on, whatever was there; the same
+    position as the bar moves it stands for, and one undo step in a session."""
+    board = samples(3)
+    state = state_for(3, board)
+    lay = layout(3)
+    middle = lay.bar_index[(0, 3)]
+    by_bars = state
+    for bar in lay.outline(middle):
+        by_bars = GAME.apply(by_bars, lay.bar_name(bar))
+    cut = GAME.apply(state, lay.bar_name(middle))  # the bar between the two cells on first
+    for start in (state, cut):
+        paired = GAME.apply(start, "a1=a2")
+        assert paired.on == by_bars.on and paired.counts[0] == 1
+    assert "a1=a2" not in GAME.legal_moves(state)  # one move a place: the bars'
+    assert GAME.move_words("a1=a2") == "a1 and a2 as one domino"
+    with pytest.raises(IllegalMove, match="a domino already"):
+        GAME.apply(by_bars, "a1=a2")
+    for bad, words in (("a1=c1", "not a pair"), ("a1=a1", "not a pair"), ("a1=", "cell name"),
+                       ("=a1", "cell name"), ("a1=a2=a3", "cell name")):
+        with pytest.raises(IllegalMove, match=words):
+            GAME.apply(state, bad)
+    rng = Rng("locks")
+    board5 = shuffled(5, rng)
+    locked = hint_bars(board5, rng)
+    between = layout(5).bar_name(locked[0]).replace("-", "=")
+    with pytest.raises(IllegalMove, match="locked bar lies between"):
+        GAME.apply(state_for(5, board5, locked), between)
+    session = Session.from_id(f"twomino:n=3:{encode_desc(3, board.symbols, ())}")
+    session.play("a1=a2")
+    session.undo()
+    assert session.state.on == frozenset() and session.moves == []
+
+
 def test_locked_bars_and_bad_moves():
     rng = Rng("locks")
     board = shuffled(5, rng)

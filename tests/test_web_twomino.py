@@ -122,3 +122,42 @@ def test_boards_side_by_side_or_stacked(browser, server_url, width, height):
         assert sample["x"] > game["x"] + game["width"]
     screenshot(page, f"twomino-{width}x{height}")
     context.close()
+
+
+def bar_point(page, lay, bar):
+    """The middle of the border between the bar's two cells, in the window."""
+    a, b = lay.bars[bar]
+    box = page.locator(f'[data-role="game"][data-cell="{a}"] circle').bounding_box()
+    size = box["width"] / 0.72
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return (x + size / 2, y) if b == a + 1 else (x, y + size / 2)
+
+
+def test_a_pair_in_one_gesture_tap_or_double_click(browser, server_url):
+    """Pair mode with a tap on a phone, a double-click with a mouse: the two cells become one
+    domino in one move, one undo step."""
+    _, _, game_id = small_board()
+    lay = layout(3)
+    middle = lay.bar_index[(0, 3)]  # between a1 and a2
+    for options in ({"viewport": {"width": 390, "height": 844}, "has_touch": True},
+                    {"viewport": {"width": 1440, "height": 900}}):
+        context = browser.new_context(**options)
+        page = context.new_page()
+        try:
+            page.goto(f"{server_url}/play/twomino?id={quote(game_id)}")
+            expect(page.locator("#status-text")).to_contain_text("pairs found")
+            x, y = bar_point(page, lay, middle)
+            if options.get("has_touch"):
+                page.locator("#pair-mode").tap()
+                expect(page.locator("#pair-mode")).to_have_attribute("aria-pressed", "true")
+                page.touchscreen.tap(x, y)
+            else:
+                page.mouse.dblclick(x, y)
+            expect(page).to_have_url(re.compile(r"moves=a1(=|%3D)a2$"))
+            expect(page.locator("#moves-count")).to_have_text("(1)")
+            expect(page.locator('[data-found]')).to_have_count(1)
+            screenshot(page, f"twomino-pair-{options['viewport']['width']}")
+            page.locator("#undo").click()
+            expect(page.locator("#moves-count")).to_have_text("(0, 1 undone)")
+        finally:
+            context.close()

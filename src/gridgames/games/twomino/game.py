@@ -3,7 +3,9 @@
 N symbols on N+1 rows x N columns, every unordered pair once. The player toggles bars
 between adjacent cells; a pair is formed where the bar between two cells is off and the six
 around them are on. Won when every pair value is found exactly once. `clear` turns every
-unlocked bar off. Params: n (symbols), gen (`seed`: the source's shuffle with N^2/4 locked
+unlocked bar off. A pair move, `a1=a2`, encloses two cells side by side in one step: the bar
+between them off, the bars around them on (the bar moves it stands for reach the same
+positions, so `legal_moves` lists bar moves and `clear` only, one move a place). Params: n (symbols), gen (`seed`: the source's shuffle with N^2/4 locked
 hint bars, board.py; `unique`: one solution, generator.py), level (for `unique`). The desc is
 the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a hex mask; Simon
 Tatham's Dominosa IDs are read too (dominosa.py).
@@ -33,6 +35,7 @@ from gridgames.games.twomino.layout import (
 )
 
 CLEAR = "clear"
+PAIR = "="  # between a pair move's two cells: `a1=a2`
 SEED_GEN, UNIQUE_GEN = "seed", "unique"
 
 
@@ -170,6 +173,8 @@ class TwoMino(Game):
             if state.on == state.locked:
                 raise IllegalMove("there is nothing to clear")
             on = state.locked
+        elif PAIR in move:
+            on = self._paired(state, move)
         else:
             lay = layout(state.n)
             try:
@@ -182,9 +187,26 @@ class TwoMino(Game):
         return with_pairs(TwoMinoState(state.params, state.n, state.symbols, state.locked,
                                        frozenset(on)))
 
+    def _paired(self, state: TwoMinoState, move: str) -> frozenset[int]:
+        """The bars with the two cells of a pair move enclosed as one domino."""
+        lay = layout(state.n)
+        try:
+            bar = lay.parse_bar(move.replace(PAIR, "-", 1))
+        except BadInput as err:
+            raise IllegalMove(str(err).replace("-", PAIR).replace("a bar", "a pair")) from err
+        if bar in state.locked:
+            raise IllegalMove(f"{move}: a locked bar lies between the two cells")
+        on = (state.on - {bar}) | set(lay.outline(bar))
+        if on == state.on:
+            raise IllegalMove(f"{move} is a domino already")
+        return frozenset(on)
+
     def move_words(self, move: str) -> str:
         if move == CLEAR:
             return "clear every bar you turned on"
+        if PAIR in move:
+            first, _, second = move.partition(PAIR)
+            return f"{first} and {second} as one domino"
         first, _, second = move.partition("-")
         return f"the bar between {first} and {second}"
 
@@ -240,6 +262,7 @@ class TwoMino(Game):
             "cols": lay.grid.cols,
             "symbols": list(state.symbols),
             "bars": [{"cells": list(lay.bars[b]), "move": lay.bar_name(b),
+                      "pair": lay.bar_name(b).replace("-", PAIR),
                       "on": b in state.on, "locked": b in state.locked}
                      for b in range(len(lay.bars))],
             "found": [list(lay.bars[b]) for b in state.found],

@@ -1,15 +1,16 @@
 // Renderer for 2mino (view.kind "twomino"): the game board and the source's samples board, side
 // by side in landscape and stacked in portrait. A bar lights up when the pointer is near the
-// border between two cells; click or tap toggles it; right-click or long-press on the bar
-// between a pair's symbols shows that pair on the samples board. Symbols are numbers (so
+// border between two cells; click or tap toggles it; a double-click, or a tap in pair mode,
+// encloses the two cells as one domino (the view's pair move); right-click or long-press on
+// the bar between a pair's symbols shows that pair on the samples board. Symbols are numbers (so
 // colour is never the only cue), on Paul Tol's colours.
 import { boardSvg, el } from "/static/js/svg.js";
+import { TINTS, pairValue, victory } from "./twomino-look.js";
 
-const TINTS = ["#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB",
-  "#77AADD", "#99DDFF", "#44BB99", "#EEDD88", "#EE8866", "#FFAABB"];
 const GAP = 0.5;
 const NEAR = 0.3;          // how close to a border the pointer lights its bar (in cells)
 const LONG_PRESS_MS = 500;
+const DOUBLE_MS = 220;     // a mouse click waits this long for a second one (a double-click)
 
 export function createBoard(container, { onMove, toolbar = null, live = true }) {
   let view = null;
@@ -23,6 +24,8 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
   let portrait = false;
   let barLayer = null;
   let quiet = false;        // a preview, or a board finished by Solve: no victory drawn
+  let pairMode = false;     // a tap encloses the two cells instead of toggling the bar
+  let waiting = null;       // a mouse click that may become a double-click: { index, timer }
   const controls = toolbar && live ? makeControls(toolbar) : null;
   const observer = live ? new ResizeObserver(() => { if (view && isPortrait() !== portrait) draw(); }) : null;
   observer?.observe(container);
@@ -61,7 +64,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     drawSamples(svg, o);
     barLayer = el("g", {}, svg);
     drawBars();
-    if (view.won && !quiet) victory(svg, width, height);
+    if (view.won && !quiet) victory(svg, width, height, view.n);
     wire();
   }
 
@@ -157,10 +160,34 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     return view.bars.findIndex((bar) => bar.cells[0] === a && bar.cells[1] === b);
   }
 
-  function toggle(index) {
+  function toggle(index, pair = pairMode) {
     if (index === null || index < 0 || !enabled) return;
     const bar = view.bars[index];
-    if (!bar.locked) onMove(bar.move);
+    if (pair) onMove(bar.pair);
+    else if (!bar.locked) onMove(bar.move);
+  }
+
+  // A mouse click: a second one on the same bar within DOUBLE_MS makes a pair (one move, one
+  // undo step), so the first waits that long; a tap, or a click in pair mode, acts at once.
+  function click(index, event) {
+    if (event.pointerType !== "mouse" || pairMode) { toggle(index); return; }
+    const before = waiting;
+    waiting = null;
+    if (before) {
+      clearTimeout(before.timer);
+      if (before.index === index) { toggle(index, true); return; }
+      toggle(before.index);
+    }
+    waiting = { index, timer: setTimeout(() => { waiting = null; toggle(index); }, DOUBLE_MS) };
+  }
+
+  function setPairMode(on) {
+    pairMode = on;
+    if (controls) {
+      controls.pair.textContent = on ? "Pairs: on" : "Pairs: off";
+      controls.pair.setAttribute("aria-pressed", String(on));
+      controls.pair.classList.toggle("active", on);
+    }
   }
 
   function showPair(index) {
@@ -189,23 +216,12 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
       const fired = pressTimer === "fired";
       clearTimeout(pressTimer);
       pressTimer = null;
-      if (!fired) toggle(pointToBar(e));
+      if (!fired) click(pointToBar(e), e);
     });
     svg.addEventListener("contextmenu", (e) => {
       e.preventDefault();
       showPair(pointToBar(e));
     });
-  }
-
-  function victory(parent, width, height) {
-    const g = el("g", { class: "mino-victory", "data-victory": "1" }, parent);
-    const cx = width / 2, cy = height / 2;
-    for (let i = 0; i < 10; i++) {
-      const orbit = el("g", {}, g);
-      const t = el("text", { x: cx + Math.min(width, height) * 0.35, y: cy, "font-size": 0.6, "text-anchor": "middle", fill: TINTS[i % TINTS.length] }, orbit);
-      t.textContent = i % view.n;
-      el("animateTransform", { attributeName: "transform", type: "rotate", from: `${i * 36} ${cx} ${cy}`, to: `${i * 36 + 360} ${cx} ${cy}`, dur: "6s", repeatCount: "indefinite" }, orbit);
-    }
   }
 
   function makeControls(bar) {
@@ -216,7 +232,15 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     clear.title = "Turn off every unlocked bar (x)";
     clear.addEventListener("click", () => { if (enabled && view && !view.won) onMove("clear"); });
     bar.appendChild(clear);
-    return { clear };
+    const pair = document.createElement("button");
+    pair.type = "button";
+    pair.id = "pair-mode";
+    pair.textContent = "Pairs: off";
+    pair.title = "Pair mode: a tap between two numbers makes them one domino (p)";
+    pair.setAttribute("aria-pressed", "false");
+    pair.addEventListener("click", () => setPairMode(!pairMode));
+    bar.appendChild(pair);
+    return { clear, pair };
   }
 
   // Keyboard: the cursor walks between bars; Space or Enter toggles.
@@ -245,17 +269,21 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     activate() { if (cursor === null) moveCursor(0, 0); else toggle(cursor); },
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
-    shortcuts: controls ? [["x", "Clear: turn off every unlocked bar", () => controls.clear.click()]] : [],
-    moveHelp: "Move the bar cursor (Space or Enter toggles the bar)",
-    gestures: [["Tap between two numbers", "Put a bar there, or take it away"], ["Long-press a bar", "Show that pair on the samples board"]],
+    shortcuts: controls ? [["x", "Clear: turn off every unlocked bar", () => controls.clear.click()],
+      ["p", "Pair mode: a tap, or Space, makes the two numbers one domino", () => controls.pair.click()]] : [],
+    moveHelp: "Move the bar cursor (Space or Enter toggles the bar, or in pair mode makes a domino)",
+    gestures: [["Tap between two numbers", "Put a bar there, or take it away"],
+      ["Pair mode, then tap between two numbers", "Make them one domino"],
+      ["Double-click between two numbers", "Make them one domino (with a mouse)"],
+      ["Long-press a bar", "Show that pair on the samples board"]],
     get cursorBar() { return cursor === null ? null : view.bars[cursor].move; },
-    destroy() { observer?.disconnect(); toolbar?.querySelector("#clear")?.remove(); },
+    destroy() {
+      observer?.disconnect();
+      clearTimeout(waiting?.timer);
+      toolbar?.querySelector("#clear")?.remove();
+      toolbar?.querySelector("#pair-mode")?.remove();
+    },
   };
-}
-
-function pairValue(a, b) {
-  const hi = Math.max(a, b), lo = Math.min(a, b);
-  return (hi * (hi + 1)) / 2 + lo;
 }
 
 export function drawPreview(container, view) {
