@@ -5,8 +5,9 @@ between adjacent cells; a pair is formed where the bar between two cells is off 
 around them are on. Won when every pair value is found exactly once. `clear` turns every
 unlocked bar off. A pair move, `a1=a2`, encloses two cells side by side in one step: the bar
 between them off, the bars around them on (the bar moves it stands for reach the same
-positions, so `legal_moves` lists bar moves and `clear` only, one move a place). Params: n (symbols), gen (`seed`: the source's shuffle with N^2/4 locked
-hint bars, board.py; `unique`: one solution, generator.py), level (for `unique`). The desc is
+positions, so `legal_moves` lists bar moves and `clear` only, one move a place). Params: n
+(symbols), gen (`seed`: the source's shuffle with N^2/4 locked hint bars, board.py;
+`unique`: one solution, generator.py), level (for `unique`). The desc is
 the symbols row by row (0-9, a, b, c), a dot, and the locked bars as a hex mask; Simon
 Tatham's Dominosa IDs are read too (dominosa.py).
 """

@@ -12,6 +12,7 @@ import { drawPosition, show, showNotice } from "./show.js";
 import { act, openSession } from "./actions.js";
 import { openLink } from "./linked.js";
 import { wireControls } from "./controls.js";
+import { createZoom } from "./zoom.js";
 
 export async function start() {
   initTheme($("theme"));
@@ -38,6 +39,7 @@ export async function start() {
   // A reload opens with the board in view, not where the page was scrolled before.
   history.scrollRestoration = "manual";
   $("moves-box").open = window.matchMedia("(min-width: 900px) and (min-height: 500px)").matches;
+  page.zoom = createZoom($("board-wrap"), $("board"));
   wireControls();
   await openFromAddress(new URLSearchParams(location.search));
 }

@@ -57,6 +57,9 @@ export function wireControls() {
   $("aimove").addEventListener("click", () => aiMove(true));
   $("solve").addEventListener("click", showSolution);
   $("stats").addEventListener("click", openStats);
+  $("zoom-in").addEventListener("click", () => page.zoom.zoomIn());
+  $("zoom-out").addEventListener("click", () => page.zoom.zoomOut());
+  $("zoom-fit").addEventListener("click", () => page.zoom.fit());
   $("stats-export").addEventListener("click", downloadData);
   $("stats-import").addEventListener("click", () => $("import-file").click());
   $("import-file").addEventListener("change", importFile);

@@ -25,6 +25,9 @@ const SHORTCUTS = [
   [["d", "D"], "Light or dark theme", () => toggleTheme()],
   [["m"], "Replay: step through the moves (← →, Esc leaves)", () => page.replay.toggle()],
   [["t"], "Statistics", () => openStats()],
+  [["+", "="], "Zoom in (Ctrl and the wheel too; two fingers pinch and pan)", () => page.zoom.zoomIn()],
+  [["-"], "Zoom out", () => page.zoom.zoomOut()],
+  [["f"], "Fit the board in its space", () => page.zoom.fit()],
   [["?"], "This help", () => openHelp()],
 ];
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };

@@ -21,6 +21,7 @@ export const page = {
   actions: Promise.resolve(),  // the queue of changes sent to the server (actions.js)
   noticeTimer: null, // hides the notice
   aiTimer: null,     // the next AI move's wait
+  zoom: null,        // the board's zoom and pan (zoom.js)
 };
 
 // What the game can do besides its rules: "ai", "solver", "hints", "checker", "analyzer"...

@@ -67,6 +67,7 @@ function newBoard(view) {
   });
   page.board = board;
   page.boardKind = view.kind;
+  page.zoom?.fit();  // a new board opens whole
   // The page's layout follows the board's shape (docs/adding-a-game.md: `layout`).
   if (board.layout) document.body.dataset.layout = board.layout;
   else delete document.body.dataset.layout;

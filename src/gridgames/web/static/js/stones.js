@@ -120,7 +120,7 @@ export function createBoard(container, { onMove, toolbar = null, fetchAnalysis =
   // page's own keys (a: AI move), so they are typed after the prefix 0.
   function pressKey(key) {
     if (!view) return false;
-    if (view.gravity && letterColumns()) {
+    if (view.gravity && letterColumns().length) {
       if (key === "0") { prefixed = Date.now(); return true; }
       const waiting = prefixed && Date.now() - prefixed < PREFIX_MS;
       prefixed = 0;
