@@ -17,6 +17,7 @@ export function createTools(root, start, { draft, load, notice }) {
   select.appendChild(new Option("Start from…", ""));
   select.appendChild(new Option("Empty ice", "empty"));
   const status = element(root, "p", { id: "edit-status", class: "edit-status", role: "status" });
+  const answer = element(root, "p", { id: "edit-answer", class: "edit-answer", role: "status", "aria-live": "polite" });
   const actions = element(root, "div", { class: "edit-actions" });
   const play = button(actions, "edit-play", "Play", "Play this level now (test-play)");
   const win = button(actions, "edit-win", "Can it be won?", "Ask the solver whether the level can be won, and in how few pushes");
@@ -25,7 +26,6 @@ export function createTools(root, start, { draft, load, notice }) {
   const format = element(actions, "select", { id: "edit-format", "aria-label": "File format" });
   for (const [value, words] of Object.entries(FORMATS)) format.appendChild(new Option(words, value));
   const download = button(actions, "edit-download", "Download", "Download the level as a file");
-  const answer = element(root, "p", { id: "edit-answer", class: "edit-answer", role: "status", "aria-live": "polite" });
   const link = element(root, "input", { id: "edit-link", type: "text", readonly: "", "aria-label": "Link to play this level", hidden: "" });
 
   api("GET", "/api/v1/games/polar/levels").then((packs) => {
@@ -100,7 +100,7 @@ export function createTools(root, start, { draft, load, notice }) {
       status.classList.add("edit-problems");
       status.textContent = `Proven unwinnable at the start: ${found.start.message}.`;
     } else {
-      status.textContent = `Ready to play: ${found.start.message}.`;
+      status.textContent = "Ready: play it, ask whether it can be won, share it or download it.";
     }
     enable(!found.problems.length);
     if (found.desc && solved.has(found.desc)) say(...solved.get(found.desc));

@@ -99,7 +99,10 @@ export function createEditor(root, { notice }) {
     for (let c = 1; c < COLS; c++) el("line", { x1: c, y1: 0, x2: c, y2: ROWS, class: "polar-grid" }, svg);
     for (let r = 1; r < ROWS; r++) el("line", { x1: 0, y1: r, x2: COLS, y2: r, class: "polar-grid" }, svg);
     draft.cells.forEach((tile, cell) => {
-      if (tile !== EMPTY) drawTile(svg, tile, cell % COLS, Math.floor(cell / COLS)).setAttribute("data-cell", cell);
+      if (tile === EMPTY) return;
+      const node = drawTile(svg, tile, cell % COLS, Math.floor(cell / COLS));
+      node.setAttribute("data-cell", cell);
+      node.setAttribute("data-tile", tile);
     });
     if (draft.penguin !== null) {
       drawPenguin(svg, draft.penguin % COLS, Math.floor(draft.penguin / COLS), "D").setAttribute("data-penguin", draft.penguin);
@@ -119,7 +122,8 @@ export function createEditor(root, { notice }) {
     svg.addEventListener("pointerdown", (event) => {
       const cell = at(event);
       if (cell === null) return;
-      event.preventDefault();
+      event.preventDefault();  // no text selection while dragging; so the focus is set here
+      svg.focus({ preventScroll: true });
       painting = true;
       cursor = cell;
       paint(cell);
@@ -139,7 +143,7 @@ export function createEditor(root, { notice }) {
     const target = event.target;
     if (["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
     const onControl = ["BUTTON", "A"].includes(target.tagName);
-    if (ARROWS[event.key] && !onControl) {
+    if (ARROWS[event.key]) {
       const [dr, dc] = ARROWS[event.key];
       const row = Math.min(ROWS - 1, Math.max(0, Math.floor(cursor / COLS) + dr));
       const col = Math.min(COLS - 1, Math.max(0, cursor % COLS + dc));
