@@ -11,6 +11,7 @@ export function createTools(root, start, { draft, load, notice }) {
   let checked = null;   // the server's answer for the draft as it is now, or null
   let asked = 0;        // bumps with each change: a late answer about an older draft is dropped
   let timer = null;
+  let searching = null; // the session the solver is searching for, while it does
   const solved = new Map(); // desc -> the words of the solver's answer, asked once per level
 
   const select = element(start, "select", { id: "edit-start", "aria-label": "Start from" });
@@ -70,6 +71,9 @@ export function createTools(root, start, { draft, load, notice }) {
   // After a change: the buttons wait for the server's word on the new draft.
   function changed() {
     asked += 1;
+    // The level the solver searches is gone: free the compute pool for the next question.
+    if (searching) api("POST", `/api/v1/sessions/${searching}/cancel`).catch(() => {});
+    searching = null;
     checked = null;
     link.hidden = true;
     answer.textContent = "";
@@ -127,6 +131,8 @@ export function createTools(root, start, { draft, load, notice }) {
     let words;
     try {
       const session = await api("POST", "/api/v1/sessions", { id });
+      if (mine !== asked) return;
+      searching = session.session;
       try {
         const found = (await api("GET", `/api/v1/sessions/${session.session}/solution`)).result;
         words = found.proven ? [`Yes: proven, ${found.note}.`, "good"]
@@ -142,6 +148,7 @@ export function createTools(root, start, { draft, load, notice }) {
       words = [`The solver could not answer: ${error.message}`, "warn"];
     }
     if (mine === asked) {
+      searching = null;
       say(...words);
       win.disabled = false;
     }
