@@ -243,7 +243,7 @@ def _pages(app: FastAPI, games: Games) -> None:
                 f"<!doctype html><title>No level editor</title><p>There is no level editor "
                 f"for {html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
                 status_code=404)
-        return FileResponse(STATIC / "edit.html")
+        return FileResponse(STATIC / "edit.html", headers=mark)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:

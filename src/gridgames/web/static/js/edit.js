@@ -2,11 +2,13 @@
 // renderer's stylesheet and its editor module (/games/<name>/<name>-edit.js), which draws the
 // editor into the page. The game's server side checks levels and writes level files.
 import { api } from "./api.js";
+import { registerServiceWorker } from "./install.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme } from "./theme.js";
 
 async function start() {
   initTheme(document.getElementById("theme"));
+  registerServiceWorker();
   const parts = location.pathname.split("/").filter(Boolean);
   const name = decodeURIComponent(parts[parts.length - 2]);
   document.body.dataset.game = name;
