@@ -5,6 +5,7 @@ solution: a 400 naming the field, and nothing stored. Machine play on a finished
 without a 5xx."""
 
 import json
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
@@ -108,3 +109,14 @@ def test_a_hint_on_a_solved_polar_level_is_no_server_error(client):
     answer = client.get(f"{API}/sessions/{sid}/hint")
     assert answer.status_code in (200, 409), answer.text  # 409: refused as the game is over
     assert answer.status_code == 409 or answer.json()["hint"] is None
+
+
+@pytest.mark.parametrize("bad", ["\ud800", "a\x00b"])
+def test_unstorable_text_in_the_level_editor_is_refused(client, bad):
+    refused(post(client, "/games/polar/levels/check", {"draft": {"desc": bad}}), "desc")
+    desc = "/".join(["P.+..H" + "." * 18] + ["." * 24] * 3)
+    text = quote(bad, errors="surrogatepass")  # a lone surrogate: bytes no UTF-8 decodes
+    for field, params in [("desc", f"desc={text}"), ("name", f"desc={quote(desc)}&name={text}")]:
+        answer = client.get(f"{API}/games/polar/levels/file?{params}")
+        assert answer.status_code == 400, answer.text
+        assert field in answer.json()["error"], answer.text

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gridgames.core.errors import BadInput
+from gridgames.core.errors import BadInput, UnknownName
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 
@@ -103,6 +103,20 @@ class LevelPacks(ABC):
     @abstractmethod
     def adding(self, path: str) -> LevelPacks:
         """These packs plus a user's level file (BadInput when the file is bad)."""
+
+    # A game whose levels a person can make in the page's editor names the level file
+    # formats it writes and answers the two methods below; () means no editor.
+    formats: tuple[str, ...] = ()
+
+    def check_draft(self, draft: Any) -> dict[str, Any]:
+        """A level being made, as the game reads it: `problems` (why it is not a level yet,
+        [] when it is) and `desc` (None until it is), beside the draft's own fields."""
+        raise UnknownName("this game has no level editor")
+
+    def level_file(self, desc: str, fmt: str, name: str) -> tuple[str, str, bytes]:
+        """A made level as a file of a format of `formats`: (file name, media type, bytes);
+        BadInput for a level with a problem."""
+        raise UnknownName("this game has no level editor")
 
 
 class ForeignIds(ABC):

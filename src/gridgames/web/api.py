@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
@@ -396,8 +397,9 @@ def api_router(api: Api) -> APIRouter:
                 responses=errors(404, 409, 429, 503))
     async def solution(session_id: str, request: Request) -> dict[str, Any]:
         room, state, (found, steps) = await ask(request, session_id, "solution")
-        if found.value is None:
-            raise no_solution(found)
+        if found.value is None:  # why, and the search's result: proven none, or out of time
+            return JSONResponse({"error": str(no_solution(found)), "result": found.to_dict()},
+                                status_code=400)
         head = json.dumps({"moves": found.value, "start": room.session.game.view(state),
                            "cursor": room.session.cursor, "result": found.to_dict()})
         # The steps come from the compute worker as JSON text, passed on as they are.

@@ -39,6 +39,7 @@ from gridgames.web.clients import client_address
 from gridgames.web.config import ServerConfig
 from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
+from gridgames.web.levels_api import levels_router
 from gridgames.web.limits import BodyLimit
 from gridgames.web.metrics import (
     Family,
@@ -162,6 +163,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     _pages(app, games)
     app.include_router(api_router(api))
     app.include_router(history_router(api))
+    app.include_router(levels_router(games))
     app.include_router(online_router(api, on))
     describe_errors(app)
 
@@ -230,6 +232,18 @@ def _pages(app: FastAPI, games: Games) -> None:
                 f"{html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
                 status_code=404)
         return FileResponse(STATIC / "game.html", headers=mark)
+
+    @app.get("/play/{name}/edit", include_in_schema=False, response_model=None)
+    def editor_page(name: str) -> FileResponse | HTMLResponse:
+        """The level editor of a game whose levels offer one: a page of its own, which loads
+        the game's editor module (`<renderer>-edit.js`) beside its renderer."""
+        game = games.get(name)
+        if game is None or game.levels is None or not game.levels.formats:
+            return HTMLResponse(
+                f"<!doctype html><title>No level editor</title><p>There is no level editor "
+                f"for {html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
+                status_code=404)
+        return FileResponse(STATIC / "edit.html", headers=mark)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:

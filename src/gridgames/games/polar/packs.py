@@ -8,6 +8,7 @@ level packs.
 - Our packs: `level: NAME`, optional `key: value` lines, then 4 rows of 24 characters (the
   characters of board.py's CHARS, `P`/`p` for the penguin); `#` starts a comment. A game's
   desc is the same 4 rows joined by `/`.
+- Levels a person makes in the page's editor: a draft checked, then written in a format.
 """
 
 from __future__ import annotations
@@ -22,7 +23,20 @@ from typing import Any
 from gridgames.core.capabilities import LevelPacks
 from gridgames.core.errors import BadInput
 from gridgames.core.files import read_limited
-from gridgames.games.polar.board import CHARS, CODES, COLS, HEART, PENGUIN_ON, ROWS, TREE
+from gridgames.core.text import check_text
+from gridgames.games.polar.board import (
+    BOMB,
+    CHARS,
+    CODES,
+    COLS,
+    HEART,
+    HOUSE,
+    NAMES,
+    PENGUIN_ON,
+    ROWS,
+    TREE,
+    WALKABLE,
+)
 
 STGE_WORDS = 3 + ROWS * COLS  # 99
 STGE_BYTES = 2 * STGE_WORDS  # 198
@@ -226,6 +240,98 @@ def load_levels(path: str | Path) -> list[Level]:
     return read_pack(text, str(path))
 
 
+# --- levels a person makes (the page's editor) ---
+#
+# A draft is the view's own shape, {"cells": [96 tile codes], "penguin": cell or null}, so
+# that the editor draws it as the board is drawn and holds no file format; {"desc": ...}
+# reads a level the packs already have. This is the one place that says what a made level
+# needs; every refusal is BadInput with the reason.
+
+CELLS = ROWS * COLS
+# format -> (file extension, media type): pack text, the original binary record, its hex.
+FORMATS = {"pack": ("txt", "text/plain; charset=utf-8"),
+           "stge": ("stge", "application/octet-stream"),
+           "stge-hex": ("txt", "text/plain; charset=utf-8")}
+# A name goes on a pack's `level:` line: no `#` (a comment there) and no line break.
+NAME = re.compile(r"[\w .,'!?()+-]{1,60}")
+DEFAULT_NAME = "My level"
+
+
+def read_draft(draft: Any) -> tuple[tuple[int, ...], int | None]:
+    """(cells, penguin) of a draft; BadInput for anything that is not one."""
+    if not isinstance(draft, dict):
+        raise BadInput("draft: give {\"cells\": [...], \"penguin\": N} or {\"desc\": ...}")
+    if "desc" in draft:
+        if set(draft) != {"desc"}:
+            raise BadInput("draft: a desc comes alone")
+        level = parse_desc(check_text(draft["desc"], "desc"))
+        return level.board, level.penguin
+    if set(draft) - {"cells", "penguin"} or "cells" not in draft:
+        raise BadInput("draft: give cells (and penguin), or a desc")
+    cells, penguin = draft["cells"], draft.get("penguin")
+    if not isinstance(cells, list) or len(cells) != CELLS:
+        raise BadInput(f"cells: a list of {CELLS} tile codes ({ROWS} rows of {COLS})")
+    if not all(type(c) is int and 0 <= c <= BOMB for c in cells):
+        raise BadInput(f"cells: each is a tile code from 0 to {BOMB}")
+    if penguin is not None and not (type(penguin) is int and 0 <= penguin < CELLS):
+        raise BadInput(f"penguin: a cell from 0 to {CELLS - 1}, or null")
+    return tuple(cells), penguin
+
+
+def problems(cells: tuple[int, ...], penguin: int | None) -> list[str]:
+    """Why these cells are not yet a level, in a player's words ([] when they are). One
+    house takes any number of hearts (a heart that goes home leaves the board), so only one
+    is needed."""
+    found = []
+    if penguin is None:
+        found.append("No penguin: place one")
+    elif cells[penguin] not in WALKABLE:
+        found.append(f"The penguin is on a {NAMES[cells[penguin]]}: it starts on empty "
+                     "ice or on a tree")
+    if HEART not in cells:
+        found.append("No heart: place at least one")
+    if HOUSE not in cells:
+        found.append("No house: place at least one for the hearts to go home to")
+    return found
+
+
+def check(draft: Any) -> dict[str, Any]:
+    """The draft as the server reads it, what it still needs, and its desc once it needs
+    nothing."""
+    cells, penguin = read_draft(draft)
+    missing = problems(cells, penguin)
+    desc = None if missing else "/".join(format_level_rows(cells, penguin))
+    return {"cells": list(cells), "penguin": penguin, "problems": missing, "desc": desc}
+
+
+def checked_level(desc: Any, name: str = DEFAULT_NAME) -> Level:
+    """The level a desc describes, refused with the first problem a draft would show."""
+    level = parse_desc(desc)
+    missing = problems(level.board, level.penguin)
+    if missing:
+        raise BadInput(missing[0])
+    if not isinstance(name, str) or not NAME.fullmatch(name) or not name.strip():
+        raise BadInput("name: up to 60 letters, digits, spaces and . , ' ! ? ( ) + -")
+    return Level(name.strip(), level.board, level.penguin, level.hearts)
+
+
+def level_file(desc: Any, fmt: str, name: str = DEFAULT_NAME) -> tuple[str, str, bytes]:
+    """(file name, media type, content) of a level in a format of FORMATS; each reads back
+    (packs.load_levels, so `gridgames serve --levels` and `gridgames polar verify`) to the
+    same board."""
+    if fmt not in FORMATS:
+        raise BadInput(f"format must be one of {', '.join(FORMATS)}, not {str(fmt)[:20]!r}")
+    level = checked_level(desc, name)
+    extension, media = FORMATS[fmt]
+    stem = re.sub(r"[^a-z0-9]+", "-", level.name.lower()).strip("-") or "level"
+    if fmt == "stge":
+        data = stge_encode(level)
+    elif fmt == "stge-hex":
+        data = (stge_to_hex(level) + "\n").encode()
+    else:
+        data = write_pack([level]).encode()
+    return f"{stem}.{extension}", media, data
+
 # The packs that ship with the game (levels/README.md says where each comes from).
 PACKS = {
     "gridgames": ("gridgames.txt", "Original level 1, then levels made by gridgames", ""),
@@ -275,9 +381,18 @@ class PolarPacks(LevelPacks):
     def catalogue(self) -> list[dict[str, Any]]:
         return [{"name": name, "title": PACKS[name][1], "credit": PACKS[name][2],
                  "levels": [{"number": i, "name": lv.name, "best": lv.info.get("best"),
-                             "pushes": lv.info.get("pushes")}
+                             "pushes": lv.info.get("pushes"), "desc": lv.desc()}
                             for i, lv in enumerate(levels, 1)]}
                 for name, levels in self.packs.items()]
+
+    # The page's level editor (editor.py): the one place that says what a made level needs.
+    formats = tuple(FORMATS)
+
+    def check_draft(self, draft: Any) -> dict[str, Any]:
+        return check(draft)
+
+    def level_file(self, desc: str, fmt: str, name: str) -> tuple[str, str, bytes]:
+        return level_file(desc, fmt, name)
 
     def known_solutions(self) -> list[tuple[Level, list[str]]]:
         """Levels that ship with a stored solution."""

@@ -1,10 +1,11 @@
 // The JSON API. Every call resolves to the parsed answer or throws an Error whose message is
 // the server's own one-line reason.
 export class ApiError extends Error {
-  constructor(message, status, retryAfter = 0) {
+  constructor(message, status, retryAfter = 0, data = null) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;  // seconds the server asked to wait (503, 429), or 0
+    this.data = data;  // the answer's JSON: some errors say more than their message
   }
 }
 
@@ -30,7 +31,7 @@ export async function api(method, path, body) {
   try { data = await response.json(); } catch { /* not JSON: reported below */ }
   if (!response.ok) {
     const wait = Number(response.headers.get("Retry-After")) || 0;
-    throw new ApiError((data && data.error) || `server answered ${response.status}`, response.status, wait);
+    throw new ApiError((data && data.error) || `server answered ${response.status}`, response.status, wait, data);
   }
   return data;
 }
