@@ -17,7 +17,7 @@ export function createZoom(wrap, board) {
     x = Math.min(0, Math.max(-limit(wrap.clientWidth), x));
     y = Math.min(0, Math.max(-limit(wrap.clientHeight), y));
     board.style.transform = scale === 1 ? "" : `translate(${x}px, ${y}px) scale(${scale})`;
-    wrap.classList.toggle("zoomed", scale > 1);
+    document.body.classList.toggle("board-zoomed", scale > 1);
   }
 
   // Scale to `next` keeping the point (px, py) of the wrap where it is.
