@@ -131,6 +131,33 @@ def page(browser, request):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1440, "height": 900}}
+
+
+def device_page(browser, options):
+    """A page of a new context with these options; the test fails on any script error."""
+    context = browser.new_context(**options, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def phone(browser):
+    """A phone held upright (390x844, touch)."""
+    yield from device_page(browser, PHONE)
+
+
+@pytest.fixture
+def desktop(browser):
+    """A desktop window (1440x900, mouse and keys)."""
+    yield from device_page(browser, DESKTOP)
+
+
 def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

@@ -20,30 +20,7 @@ from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 TTT = "/play/tictactoe?id=tictactoe::3/3/3"
-
-
-def device_page(browser, options):
-    """A page of a new context with these options; the test fails on any script error."""
-    context = browser.new_context(**options)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-@pytest.fixture
-def phone(browser):
-    yield from device_page(browser, PHONE)
-
-
-@pytest.fixture
-def desktop(browser):
-    yield from device_page(browser, DESKTOP)
 
 
 def open_game(page, server_url, path):

@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from gridgames.games.polar.packs import load_levels
 from tests.conftest import screenshot
-from tests.test_web_hints import DESKTOP, PHONE, device_page
 
 pytestmark = pytest.mark.browser
 
@@ -18,16 +17,6 @@ COLS = 24
 # Penguin, heart and house on row 1 (columns 0, 2 and 5): R walks, R pushes the heart home.
 DESC = "/".join(["." * COLS, "P.+..H" + "." * 18, "." * COLS, "." * COLS])
 READY = "Ready: play it"
-
-
-@pytest.fixture
-def phone(browser):
-    yield from device_page(browser, {**PHONE, "accept_downloads": True})
-
-
-@pytest.fixture
-def desktop(browser):
-    yield from device_page(browser, {**DESKTOP, "accept_downloads": True})
 
 
 def cell_point(page, row, col):

@@ -18,24 +18,6 @@ from tests.test_web_hints import open_game, tap_cell
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DESKTOP = {"viewport": {"width": 1440, "height": 900}}
-
-
-@pytest.fixture
-def phone(browser):
-    from tests.test_web_hints import device_page
-
-    yield from device_page(browser, PHONE)
-
-
-@pytest.fixture
-def desktop(browser):
-    from tests.test_web_hints import device_page
-
-    yield from device_page(browser, DESKTOP)
-
-
 def test_trilobite_against_the_ai_in_a_persons_words_on_a_phone(phone, server_url):
     page = phone
     open_game(page, server_url, "/play/trilobite?id=trilobite::7/7/7/7/7/7&seats=person,easy")
