@@ -1,13 +1,23 @@
 // Renderer for Polar (view.kind "polar"): the 24 x 4 ice board with our own SVG drawings,
 // the penguin facing the way it last moved, and the last move's events animated (slides,
-// crushed ice, a heart going home, explosions). Arrow keys / WASD, on-screen arrows and
-// swipes send U, D, L, R; the server says what happened.
+// crushed ice, a heart going home, explosions). In a window taller than wide the board is
+// drawn turned, 4 across and 24 down (the level's row 1 on the left, its column a at the
+// top), each picture upright. Arrow keys, on-screen arrows and swipes move the penguin the
+// way they point on the board as drawn (turned: down is the level's right); the server says
+// what happened.
 import { api } from "/static/js/api.js";
 import { boardSvg, el } from "/static/js/svg.js";
 import { EMPTY, drawPenguin, drawTile } from "./polar-draw.js";
 
 // Arrow keys only: W A S D would clash with the shell's keys (share, AI, solve, theme).
-const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
+const KEYS = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
+// A way on the screen, and the move it is on the board as drawn.
+const MOVES = { up: "U", down: "D", left: "L", right: "R" };
+const TURNED_MOVES = { up: "L", down: "R", left: "U", right: "D" };
+const ANGLES = { right: 0, down: 90, left: 180, up: 270 };
+// Turned only where that draws larger cells: a window more than about twice as tall as
+// wide (390x844: 21 px against 16), not a shorter one (360x640 keeps 15 px, turned 13).
+const PORTRAIT = "(max-aspect-ratio: 11/20)";
 const SOLVED = "gridgames-polar-solved";
 const SWIPE = 24; // pixels
 
@@ -28,27 +38,45 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   // The page's words about the view: a preview (a solution's step: nothing of it is kept),
   // or a level finished with Solve's help (not marked solved).
   let shown = { preview: false, helped: false };
+  let turned = false;
+  const portrait = live ? window.matchMedia(PORTRAIT) : null;
+  const turn = () => { if (view) render(view, { hintMove: hint, ...shown }); };
+  portrait?.addEventListener("change", turn);
+
+  // Where a cell is drawn: its column and row, or turned, its row and column.
+  function place(cell) {
+    const col = cell % view.cols, row = Math.floor(cell / view.cols);
+    return turned ? [row, col] : [col, row];
+  }
+
+  // The move a way on the screen makes, and the way a move goes on the screen.
+  function moveOf(way) { return (turned ? TURNED_MOVES : MOVES)[way]; }
+  function wayOf(move) { return Object.keys(MOVES).find((way) => moveOf(way) === move); }
 
   function render(nextView, { animate = false, hintMove = null, preview = false, helped = false } = {}) {
     view = nextView;
     hint = hintMove;
     shown = { preview, helped };
-    svg = boardSvg(container, view.cols, view.rows, view.name || "Polar level");
+    turned = Boolean(portrait?.matches);
+    const [width, height] = turned ? [view.rows, view.cols] : [view.cols, view.rows];
+    container.dataset.turned = String(turned);
+    svg = boardSvg(container, width, height, view.name || "Polar level");
     svg.setAttribute("tabindex", "0");
-    el("rect", { x: 0, y: 0, width: view.cols, height: view.rows, class: "polar-ice" }, svg);
-    for (let c = 1; c < view.cols; c++) el("line", { x1: c, y1: 0, x2: c, y2: view.rows, class: "polar-grid" }, svg);
-    for (let r = 1; r < view.rows; r++) el("line", { x1: 0, y1: r, x2: view.cols, y2: r, class: "polar-grid" }, svg);
+    el("rect", { x: 0, y: 0, width, height, class: "polar-ice" }, svg);
+    for (let c = 1; c < width; c++) el("line", { x1: c, y1: 0, x2: c, y2: height, class: "polar-grid" }, svg);
+    for (let r = 1; r < height; r++) el("line", { x1: 0, y1: r, x2: width, y2: r, class: "polar-grid" }, svg);
     const slid = new Map();
     for (const e of animate ? view.events : []) if (e[0] === "slide") slid.set(e[3], e[2]);
     view.cells.forEach((tile, cell) => {
       if (tile === EMPTY) return;
-      const node = drawTile(svg, tile, cell % view.cols, Math.floor(cell / view.cols));
+      const node = drawTile(svg, tile, ...place(cell));
       node.setAttribute("data-tile", tile);
       node.setAttribute("data-cell", cell);
       if (view.dead.includes(cell)) node.classList.add("dead-heart");
       if (slid.has(cell)) slideIn(node, slid.get(cell), cell);
     });
-    const penguin = drawPenguin(svg, view.penguin % view.cols, Math.floor(view.penguin / view.cols), view.facing);
+    const facing = MOVES[wayOf(view.facing)] ?? view.facing;  // the way it looks, as drawn
+    const penguin = drawPenguin(svg, ...place(view.penguin), facing);
     penguin.setAttribute("data-penguin", view.penguin);
     if (animate) animateEvents();
     if (hint) drawHintArrow(hint);
@@ -57,7 +85,8 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   }
 
   function slideIn(node, from, to) {
-    const dx = (from % view.cols) - (to % view.cols), dy = Math.floor(from / view.cols) - Math.floor(to / view.cols);
+    const [fx, fy] = place(from), [tx, ty] = place(to);
+    const dx = fx - tx, dy = fy - ty;
     const distance = Math.abs(dx) + Math.abs(dy);
     node.animate?.([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
       { duration: 70 * distance + 60, easing: "cubic-bezier(.3,.6,.5,1)" });
@@ -67,7 +96,8 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     for (const e of view.events) {
       if (e[0] === "walk") {
         const node = svg.querySelector("[data-penguin]");
-        const dx = (e[1] % view.cols) - (e[2] % view.cols), dy = Math.floor(e[1] / view.cols) - Math.floor(e[2] / view.cols);
+        const [fx, fy] = place(e[1]), [tx, ty] = place(e[2]);
+        const dx = fx - tx, dy = fy - ty;
         node.animate?.([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 110 });
       } else if (e[0] === "crush") {
         burst(e[1], "polar-crush", "crushed");
@@ -83,7 +113,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   // A short picture of what happened at a cell: it stays in the DOM (faded) for tests and
   // screen readers until the next move.
   function burst(cell, cls, label) {
-    const x = cell % view.cols + 0.5, y = Math.floor(cell / view.cols) + 0.5;
+    const [x, y] = place(cell).map((v) => v + 0.5);
     const g = el("g", { class: `polar-event ${cls}`, "data-event": label }, svg);
     const points = [];
     for (let i = 0; i < 16; i++) {
@@ -97,8 +127,8 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   }
 
   function drawHintArrow(move) {
-    const x = view.penguin % view.cols + 0.5, y = Math.floor(view.penguin / view.cols) + 0.5;
-    const angle = { R: 0, D: 90, L: 180, U: 270 }[move];
+    const [x, y] = place(view.penguin).map((v) => v + 0.5);
+    const angle = ANGLES[wayOf(move)];
     const g = el("g", { class: "polar-hint", "data-hint": move, transform: `translate(${x} ${y}) rotate(${angle})` }, svg);
     el("path", { d: "M 0.05 -0.12 L 0.55 -0.12 L 0.55 -0.26 L 0.85 0 L 0.55 0.26 L 0.55 0.12 L 0.05 0.12 Z" }, g);
   }
@@ -111,7 +141,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
       const dx = e.clientX - swipeStart.x, dy = e.clientY - swipeStart.y;
       swipeStart = null;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE) return;
-      send(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : (dy > 0 ? "D" : "U"));
+      send(moveOf(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up")));
     });
   }
 
@@ -124,14 +154,14 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
   function makeControls(bar) {
     const pad = document.createElement("span");
     pad.className = "polar-pad";
-    for (const [move, label, name] of [["L", "←", "left"], ["U", "↑", "up"], ["D", "↓", "down"], ["R", "→", "right"]]) {
+    for (const [way, label] of [["left", "←"], ["up", "↑"], ["down", "↓"], ["right", "→"]]) {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = label;
-      b.title = `Move ${name}`;
-      b.setAttribute("aria-label", `Move ${name}`);
-      b.dataset.move = move;
-      b.addEventListener("click", () => send(move));
+      b.title = `Move ${way}`;
+      b.setAttribute("aria-label", `Move ${way}`);
+      b.dataset.way = way;
+      b.addEventListener("click", () => send(moveOf(way)));
       pad.appendChild(b);
     }
     bar.appendChild(pad);
@@ -181,6 +211,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
       localStorage.setItem(SOLVED, JSON.stringify([...solved]));
     }
     const { select, next, info, edit } = controls;
+    for (const b of toolbar.querySelectorAll(".polar-pad button")) b.dataset.move = moveOf(b.dataset.way);
     edit.href = editorAddress();
     const count = packs.reduce((n, pack) => n + pack.levels.length, 0);
     if (count && select.options.length !== count) {
@@ -218,22 +249,25 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
 
   return {
     render,
-    moveCursor(dRow, dCol) { send(dRow < 0 ? "U" : dRow > 0 ? "D" : dCol < 0 ? "L" : "R"); },
+    moveCursor(dRow, dCol) { send(moveOf(dRow < 0 ? "up" : dRow > 0 ? "down" : dCol < 0 ? "left" : "right")); },
     activate() {},
     pressKey(key) {
-      const move = KEYS[key];
-      if (!move) return false;
-      send(move);
+      const way = KEYS[key];
+      if (!way) return false;
+      send(moveOf(way));
       return true;
     },
-    moveHelp: "Move or push (also the arrow buttons, or a swipe)",
+    moveHelp: "Move or push the way the arrow points on the board as drawn (also the arrow buttons, or a swipe); in a tall, narrow window the board is drawn turned and down is the level's right",
     gestures: [["Swipe", "Move the penguin that way, or push what is there"], ["Arrow buttons", "The same, a tap each"]],
     layout: "wide",
     setEnabled(value) { enabled = value; },
     get shortcuts() {
       return controls ? [["e", "Edit this board in the level editor", () => { if (view) location.assign(editorAddress()); }]] : [];
     },
-    destroy() { toolbar?.querySelectorAll(".polar-pad, #level-select, #next-level, #edit-level, #polar-info").forEach((n) => n.remove()); },
+    destroy() {
+      portrait?.removeEventListener("change", turn);
+      toolbar?.querySelectorAll(".polar-pad, #level-select, #next-level, #edit-level, #polar-info").forEach((n) => n.remove());
+    },
   };
 }
 

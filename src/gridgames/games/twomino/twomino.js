@@ -236,7 +236,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     pair.type = "button";
     pair.id = "pair-mode";
     pair.textContent = "Pairs: off";
-    pair.title = "Pair mode: a tap between two numbers makes them one domino (p)";
+    pair.title = "Pair mode: a tap between two numbers joins them as one domino (j)";
     pair.setAttribute("aria-pressed", "false");
     pair.addEventListener("click", () => setPairMode(!pairMode));
     bar.appendChild(pair);
@@ -270,7 +270,7 @@ export function createBoard(container, { onMove, toolbar = null, live = true }) 
     pressKey() { return false; },
     setEnabled(value) { enabled = value; },
     shortcuts: controls ? [["x", "Clear: turn off every unlocked bar", () => controls.clear.click()],
-      ["p", "Pair mode: a tap, or Space, makes the two numbers one domino", () => controls.pair.click()]] : [],
+      ["j", "Pair mode: a tap, or Space, joins the two numbers as one domino", () => controls.pair.click()]] : [],
     moveHelp: "Move the bar cursor (Space or Enter toggles the bar, or in pair mode makes a domino)",
     gestures: [["Tap between two numbers", "Put a bar there, or take it away"],
       ["Pair mode, then tap between two numbers", "Make them one domino"],
