@@ -30,11 +30,39 @@ def free_port() -> int:
 
 def pytest_configure(config):
     """No test writes to the user's own games database: unless a test names one, games go to
-    a file of this run."""
+    a file of this run. The run's first process fills numba's cache (see WARM_UPS)."""
     import tempfile
 
     os.environ.setdefault("GRIDGAMES_DB", str(Path(tempfile.mkdtemp(prefix="gridgames-db-"))
                                               / "games.db"))
+    if not hasattr(config, "workerinput"):  # not in a test worker: they start after this
+        warm_compiled_kernels()
+
+
+# The compiled kernels (numba) load from numba's disk cache, which a fresh checkout (CI) does
+# not have yet: there each process compiles them the first time it needs them, 20 to 40 s of
+# CPU, and the two test workers and every compute worker they start (which loads them all)
+# would each do it at the same time. So the run's first process has them compiled once, in
+# parallel, before any test starts; with the cache there, this only loads them (a second).
+WARM_UPS = (
+    "from gridgames.games.polar import parallel; from gridgames.games.polar.solver import _NXT;"
+    " parallel.warm(_NXT)",
+    "from gridgames.games.polar.hints import PolarHints; PolarHints().warm();"
+    " from gridgames.games.trilobite.analyzer import SolverPool, TrilobiteAnalyzer;"
+    " TrilobiteAnalyzer(SolverPool()).warm()",
+)
+
+
+def warm_compiled_kernels() -> None:
+    """What a compute worker warms as it starts (compute/jobs.py), in processes of their own;
+    one that fails leaves its kernels to compile where a test needs them, as without this."""
+    import subprocess
+    import sys
+
+    warming = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for code in WARM_UPS]
+    for process in warming:
+        process.wait()
 
 
 @pytest.hookimpl(trylast=True)

@@ -21,10 +21,12 @@ BOUND_MB = 1500
 SHAPES = list(itertools.product(range(4, 14), range(4, 9)))  # 10 widths x 5 heights
 
 
+# A tenth of a second a shape is time enough for a search to spread over its solver's table:
+# with the solvers' pool left unbounded, the 50 tables go past the bound.
 @pytest.fixture
 def server(tmp_path):
     server = Server(str(tmp_path / "games.db"), "--memory-mb", str(BOUND_MB),
-                    "--compute-workers", "1", "--think-seconds", "0.3",
+                    "--compute-workers", "1", "--think-seconds", "0.1",
                     "--games-per-minute", "1000000")
     yield server
     server.stop()

@@ -20,41 +20,60 @@ from gridgames.games.polar.solver import _NXT, NEXT, push, walk_layers
 from gridgames.games.polar.walking import heart_walk, move_bound
 
 
-def region_key(cells: bytes, penguin: int) -> bytes:
+def region_key(cells: bytes, penguin: int, regions: dict | None = None) -> bytes:
     """The position counting pushes only: the board and the first cell the penguin can
-    walk to (where it stands in its region makes no difference)."""
+    walk to (where it stands in its region makes no difference). `regions` keeps each
+    board's regions walked so far (their cells, their key): a search meets the same board
+    from many pushes, and a stand in a region already walked needs no walk of its own."""
+    known = regions.setdefault(cells, []) if regions is not None else []
+    for reach, key in known:
+        if reach >> penguin & 1:
+            return key
     reach = 0
     for layer in walk_layers(cells, penguin):
         reach |= layer
-    return cells + bytes([(reach & -reach).bit_length() - 1])
+    key = cells + bytes([(reach & -reach).bit_length() - 1])
+    known.append((reach, key))
+    return key
 
 
-def successors(key: bytes):
-    cells, reach = key[:-1], 0
-    for layer in walk_layers(cells, key[-1]):
-        reach |= layer
-    for target, tile in enumerate(cells):
-        if tile not in (ICE, HEART, BOMB):
-            continue
+_MOVABLE = bytes.maketrans(bytes(range(256)),
+                           bytes(1 if tile in (ICE, HEART, BOMB) else 0 for tile in range(256)))
+
+
+def movables(cells: bytes) -> list[int]:
+    """The cells of the tiles a push can move (ice, hearts, bombs), in order: found by
+    bytes.find, not by looking at each of the 96 cells in Python."""
+    marks, found, at = cells.translate(_MOVABLE), [], -1
+    while (at := marks.find(1, at + 1)) >= 0:
+        found.append(at)
+    return found
+
+
+def successors(key: bytes, regions: dict):
+    cells = key[:-1]
+    reach = next(reach for reach, known in regions[cells] if known == key)
+    for target in movables(cells):
         for d in range(4):
             stand = NEXT[target][d ^ 1]
             if stand >= 0 and reach >> stand & 1:
                 after = push(cells, target, d)
                 if after is not None:
-                    yield region_key(after, stand)
+                    yield region_key(after, stand, regions)
 
 
 def fewest_pushes_everywhere(board: bytes, penguin: int, cap: int) -> dict[bytes, int] | None:
     """Every position reachable from the start, with its true fewest pushes to a win (NEVER:
     none); None when there are more than cap positions."""
-    start = region_key(board, penguin)
+    regions: dict[bytes, list[tuple[int, bytes]]] = {}
+    start = region_key(board, penguin, regions)
     parents: dict[bytes, list[bytes]] = {start: []}
     queue = deque([start])
     while queue:
         key = queue.popleft()
         if HEART not in key[:-1]:
             continue  # won: the game ends here
-        for child in successors(key):
+        for child in successors(key, regions):
             if child not in parents:
                 if len(parents) >= cap:
                     return None
@@ -210,17 +229,17 @@ def fewest_moves_everywhere(board: bytes, penguin: int, cap: int) -> dict[bytes,
         reach = 0
         for layer in layers:
             reach |= layer
-        for target, tile in enumerate(cells):
-            if tile not in (ICE, HEART, BOMB):
-                continue
+        for target in movables(cells):
             for d in range(4):
                 stand = NEXT[target][d ^ 1]
                 if stand < 0 or not reach >> stand & 1:
                     continue  # no stand, or one the penguin cannot walk to
-                walked = next(k for k, layer in enumerate(layers) if layer >> stand & 1)
                 after = push(cells, target, d)
                 if after is None:
                     continue
+                walked = 0  # the layer of the stand: the walk to it
+                while not layers[walked] >> stand & 1:
+                    walked += 1
                 child = after + bytes([stand])
                 if child not in parents:
                     if len(parents) >= cap:

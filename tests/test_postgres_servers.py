@@ -9,13 +9,20 @@ import pytest
 
 from tests.servers import Server
 
-pytestmark = pytest.mark.slow  # server processes over a real PostgreSQL server
+# Server processes over a real PostgreSQL server. One worker runs the module, so the pair of
+# servers below starts once (`--dist loadgroup`, as `make test` runs).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("postgres-servers")]
 
 
-@pytest.fixture
-def two_servers(postgres_url):
-    first = Server(postgres_url)
-    second = Server(postgres_url)
+@pytest.fixture(scope="module")
+def two_servers(postgres_server):
+    """Two server processes over one database, shared by the module's tests: each test plays
+    games of its own, so what another test left in the database is never among them."""
+    import secrets
+
+    url = postgres_server.create_database("t_" + secrets.token_hex(6))
+    first = Server(url)
+    second = Server(url)
     yield first, second
     first.stop()
     second.stop()

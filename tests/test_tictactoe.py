@@ -80,18 +80,28 @@ def test_game_tree_figures():
     """The known figures: 5,478 distinct positions (empty board included), 255,168 games,
     131,184 won by X, 77,904 won by O, 46,080 drawn."""
     positions = set()
-    results = {"x": 0, "o": 0, "draw": 0}
+    # The games below each state, counted once a state (16,168 of them: the cells, the player
+    # to move, the last move): a state is a frozen value and the rules are functions of it,
+    # so the sums are those of a walk down every one of the 255,168 games, at a tenth of the
+    # cost.
+    games_below: dict = {}
 
-    def walk(state):
+    def walk(state) -> dict[str, int]:
+        if state in games_below:
+            return games_below[state]
         positions.add(state.cells)
+        results = {"x": 0, "o": 0, "draw": 0}
         status = GAME.status(state)
         if status.over:
             results["draw" if status.winner is None else "xo"[status.winner]] += 1
-            return
-        for move in GAME.legal_moves(state):
-            walk(GAME.apply(state, move))
+        else:
+            for move in GAME.legal_moves(state):
+                for end, games in walk(GAME.apply(state, move)).items():
+                    results[end] += games
+        games_below[state] = results
+        return results
 
-    walk(play())
+    results = walk(play())
     assert len(positions) == 5478
     assert sum(results.values()) == 255168
     assert results == {"x": 131184, "o": 77904, "draw": 46080}
