@@ -113,7 +113,7 @@ def test_a_hint_on_a_solved_polar_level_is_no_server_error(client):
 
 @pytest.mark.parametrize("bad", ["\ud800", "a\x00b"])
 def test_unstorable_text_in_the_level_editor_is_refused(client, bad):
-    refused(post(client, "/games/polar/levels/check", {"draft": {"desc": bad}}), "desc")
+    refused(post(client, "/games/polar/levels/draft", {"draft": {"desc": bad}}), "desc")
     desc = "/".join(["P.+..H" + "." * 18] + ["." * 24] * 3)
     text = quote(bad, errors="surrogatepass")  # a lone surrogate: bytes no UTF-8 decodes
     for field, params in [("desc", f"desc={text}"), ("name", f"desc={quote(desc)}&name={text}")]:

@@ -158,7 +158,7 @@ def test_a_bad_draft_is_refused_with_the_reason(client, body, words):
 
 
 def test_only_a_game_with_an_editor_has_one(client):
-    for path in ["/api/v1/games/tictactoe/levels/check", "/api/v1/games/nosuch/levels/check"]:
+    for path in ["/api/v1/games/tictactoe/levels/draft", "/api/v1/games/nosuch/levels/draft"]:
         assert client.post(path, json=draft()).status_code == 404
     assert client.get("/api/v1/games/ishido/levels/file", params={"desc": DESC}
                       ).status_code == 404

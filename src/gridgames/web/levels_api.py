@@ -35,7 +35,7 @@ def editing(games: Games, name: str) -> Game:
 def levels_router(games: Games) -> APIRouter:
     router = APIRouter(prefix=PREFIX, responses=errors(400, 404, 413, 500))
 
-    @router.post("/games/{name}/levels/check", summary="A level being made: what it still "
+    @router.post("/games/{name}/levels/draft", summary="A level being made: what it still "
                  "needs, and once it needs nothing its desc, game ID and start")
     def check(name: str, body: Draft) -> dict[str, Any]:
         game = editing(games, name)

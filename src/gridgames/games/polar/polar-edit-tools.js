@@ -43,7 +43,7 @@ export function createTools(root, start, { draft, load, notice }) {
     select.value = "";
     if (value === "empty") load({ cells: Array(draft().cells.length).fill(0), penguin: null });
     else if (value) {
-      try { load(await api("POST", "/api/v1/games/polar/levels/check", { draft: { desc: value } })); } catch (error) { notice(error.message); }
+      try { load(await api("POST", "/api/v1/games/polar/levels/draft", { draft: { desc: value } })); } catch (error) { notice(error.message); }
     }
   });
   play.addEventListener("click", () => { if (checked?.id) location.assign(playAddress()); });
@@ -83,7 +83,7 @@ export function createTools(root, start, { draft, load, notice }) {
     const mine = asked;
     timer = setTimeout(async () => {
       try {
-        const found = await api("POST", "/api/v1/games/polar/levels/check", { draft: draft() });
+        const found = await api("POST", "/api/v1/games/polar/levels/draft", { draft: draft() });
         if (mine === asked) show(found);
       } catch (error) {
         if (mine === asked) notice(`Cannot check the level: ${error.message}`);

@@ -6,7 +6,7 @@
 const MAX = 4;
 const STEP = 1.5;
 
-export function createZoom(wrap, board) {
+export function createZoom(wrap, layer) {
   let scale = 1, x = 0, y = 0;
   const fingers = new Map();     // pointerId -> { x, y }, while down
   let gesture = null;            // two fingers: { distance, middle, scale, x, y }
@@ -16,7 +16,7 @@ export function createZoom(wrap, board) {
     const limit = (size) => (scale - 1) * size;
     x = Math.min(0, Math.max(-limit(wrap.clientWidth), x));
     y = Math.min(0, Math.max(-limit(wrap.clientHeight), y));
-    board.style.transform = scale === 1 ? "" : `translate(${x}px, ${y}px) scale(${scale})`;
+    layer.style.transform = scale === 1 ? "" : `translate(${x}px, ${y}px) scale(${scale})`;
     document.body.classList.toggle("board-zoomed", scale > 1);
   }
 
