@@ -40,7 +40,7 @@ def draft(cells=None, penguin=None, **changes):
 
 
 def check(client, body):
-    answer = client.post(f"{API}/check", json=body)
+    answer = client.post(f"{API}/draft", json=body)
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -152,7 +152,7 @@ def test_a_file_of_a_bad_level_is_refused_with_the_reason(client, params, words)
     ({"cells": [0] * 96}, ""),
 ])
 def test_a_bad_draft_is_refused_with_the_reason(client, body, words):
-    answer = client.post(f"{API}/check", json=body)
+    answer = client.post(f"{API}/draft", json=body)
     assert answer.status_code == 400, answer.text
     assert words in answer.json()["error"]
 
