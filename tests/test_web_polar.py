@@ -121,3 +121,30 @@ def test_a_tall_phone_draws_the_board_turned_and_moves_go_as_drawn(phone, server
     page.keyboard.press("ArrowDown")
     expect(page).to_have_url(re.compile(r"moves=R$"))
     screenshot(page, "polar-turned-390x844")
+
+
+def test_zoomed_the_board_follows_the_penguin(phone, server_url):
+    """On a tall phone, zoomed in twice: cells of 40 px or more, and the penguin stays in
+    view as it walks down the turned board."""
+    page = phone
+    page.goto(f"{server_url}/play/polar")
+    expect(page.locator("#board svg")).to_have_attribute("viewBox", re.compile(r"^0 0 4"))
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    frame = page.locator("#board-wrap").bounding_box()
+
+    def penguin_in_view():
+        box = page.locator("[data-penguin]").bounding_box()
+        assert frame["x"] <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"]
+        assert frame["y"] <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"]
+        return box
+
+    penguin_in_view()
+    board = page.locator("#board svg").bounding_box()  # as drawn, zoom included
+    assert min(board["width"] / 4, board["height"] / 24) >= 40, board
+    for count in range(1, 9):
+        page.keyboard.press("ArrowDown")
+        expect(page).to_have_url(re.compile(rf"moves=R(\+R){{{count - 1}}}$"))
+        page.wait_for_timeout(150)  # the walk's animation
+        penguin_in_view()
+    screenshot(page, "polar-zoomed-390x844")

@@ -78,6 +78,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     const facing = MOVES[wayOf(view.facing)] ?? view.facing;  // the way it looks, as drawn
     const penguin = drawPenguin(svg, ...place(view.penguin), facing);
     penguin.setAttribute("data-penguin", view.penguin);
+    penguin.setAttribute("data-focus", "");  // a zoomed board keeps the penguin in view
     if (animate) animateEvents();
     if (hint) drawHintArrow(hint);
     wireSwipes();

@@ -30,6 +30,7 @@ export function show(payload, { animate = false } = {}) {
   // Finished by Solve: said plainly, and the renderer draws no celebration (no win mark).
   const withHelp = status.over && helped(payload);
   page.board.render(view, { animate, hintMove: page.hintMove, helped: withHelp });
+  page.zoom?.follow();
   if (fresh) buildHelp();
   renderOnline();
   const message = withHelp ? `Solved with help: ${status.message.replace(/!$/, "")}` : personWords(payload, status) ?? status.message;

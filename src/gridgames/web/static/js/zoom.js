@@ -85,10 +85,23 @@ export function createZoom(wrap, layer) {
     zoomAt(scale * Math.exp(-event.deltaY / 300), at.x, at.y);
   }, { passive: false });
 
+  // Zoomed, the part of the board a renderer marks with data-focus (Polar's penguin) is
+  // kept in view: the board moves under it when it comes near an edge.
+  function follow() {
+    const focus = scale > 1 && layer.querySelector("[data-focus]");
+    if (!focus) return;
+    const box = focus.getBoundingClientRect(), frame = wrap.getBoundingClientRect();
+    const margin = Math.min(frame.width, frame.height) / 4;
+    const dx = Math.max(0, frame.left + margin - box.left) - Math.max(0, box.right - (frame.right - margin));
+    const dy = Math.max(0, frame.top + margin - box.top) - Math.max(0, box.bottom - (frame.bottom - margin));
+    if (dx || dy) { x += dx; y += dy; apply(); }
+  }
+
   const middle = () => ({ x: wrap.clientWidth / 2, y: wrap.clientHeight / 2 });
   return {
-    zoomIn() { const m = middle(); zoomAt(scale * STEP, m.x, m.y); },
-    zoomOut() { const m = middle(); zoomAt(scale / STEP, m.x, m.y); },
+    follow,
+    zoomIn() { const m = middle(); zoomAt(scale * STEP, m.x, m.y); follow(); },
+    zoomOut() { const m = middle(); zoomAt(scale / STEP, m.x, m.y); follow(); },
     fit() { scale = 1; x = 0; y = 0; apply(); },
     get scale() { return scale; },
   };
