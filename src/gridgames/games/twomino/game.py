@@ -192,9 +192,9 @@ class TwoMino(Game):
         """The bars with the two cells of a pair move enclosed as one domino."""
         lay = layout(state.n)
         try:
-            bar = lay.parse_bar(move.replace(PAIR, "-", 1))
+            bar = lay.parse_bar(move, PAIR, "pair")
         except BadInput as err:
-            raise IllegalMove(str(err).replace("-", PAIR).replace("a bar", "a pair")) from err
+            raise IllegalMove(str(err)) from err
         if bar in state.locked:
             raise IllegalMove(f"{move}: a locked bar lies between the two cells")
         on = (state.on - {bar}) | set(lay.outline(bar))
@@ -263,7 +263,7 @@ class TwoMino(Game):
             "cols": lay.grid.cols,
             "symbols": list(state.symbols),
             "bars": [{"cells": list(lay.bars[b]), "move": lay.bar_name(b),
-                      "pair": lay.bar_name(b).replace("-", PAIR),
+                      "pair": lay.bar_name(b, PAIR),
                       "on": b in state.on, "locked": b in state.locked}
                      for b in range(len(lay.bars))],
             "found": [list(lay.bars[b]) for b in state.found],

@@ -64,18 +64,20 @@ class Layout:
     def pairs(self) -> int:
         return pair_count(self.n)
 
-    def bar_name(self, bar: int) -> str:
+    def bar_name(self, bar: int, joiner: str = "-") -> str:
         a, b = self.bars[bar]
-        return f"{self.grid.cell_name(a)}-{self.grid.cell_name(b)}"
+        return f"{self.grid.cell_name(a)}{joiner}{self.grid.cell_name(b)}"
 
-    def parse_bar(self, name: str) -> int:
-        first, dash, second = name.partition("-")
-        if not dash:
-            raise BadInput(f"{name!r} is not a bar: name its two cells, like a1-b1")
+    def parse_bar(self, name: str, joiner: str = "-", kind: str = "bar") -> int:
+        """The bar between the two cells `name` joins (`a1-a2`; a pair move reads `a1=a2`
+        with joiner "=" and kind "pair")."""
+        first, joined, second = name.partition(joiner)
+        if not joined:
+            raise BadInput(f"{name!r} is not a {kind}: name its two cells, like a1{joiner}b1")
         a, b = self.grid.parse_cell(first), self.grid.parse_cell(second)
         bar = self.bar_index.get((min(a, b), max(a, b)))
         if bar is None:
-            raise BadInput(f"{name!r} is not a bar: the two cells must be side by side")
+            raise BadInput(f"{name!r} is not a {kind}: the two cells must be side by side")
         return bar
 
     def outline(self, bar: int) -> tuple[int, ...]:
