@@ -1,0 +1,572 @@
+"""Lower bounds on the fewest pushes of a Polar level, proven by a search whose states are
+small: A* over pushes with the open list in layers by f = g + bound, pruned at the bound
+being proven, no parents kept.
+
+To prove "every win needs at least B pushes", it is enough to expand every state reached
+with g + h <= B - 1 (h: the kernel's admissible bound, fastsolver's `relaxed_bound`) and
+find no win. States are kept in one open-addressing table of fixed-width keys; the open list
+is a stack of table slots per f value, taken lowest f first, so when the layer of f is used
+up, every state with a smaller f is expanded and the level needs at least f + 1 pushes (a
+lower bound proven at every layer, not only at the end).
+
+A state's key (exact, not a hash): only what can change.
+- the penguin: its walking region's first cell (fastsolver.region_first), 7 bits;
+- a bit for each mountain a bomb might one day meet (analysis.bombable_mountains);
+- for each kind of movable (ice block, heart, bomb), the set of cells it is on, as a rank
+  in the combinatorial number system (Knuth, TAOCP 7.2.1.3) among the sets of that size of
+  the cells an object can ever be on (not trees, houses or lasting mountains), offset by
+  the sets with fewer (objects are only ever destroyed, never made, so at most the start's
+  count). A kind whose sets do not fit in 62 bits is kept as one bit a cell instead.
+The top 13 bits of the last 64-bit word hold the state's g (6 bits), its bound (6 bits)
+and whether it was expanded (1 bit); they are masked off when keys are compared. Original
+level 5 (89 such cells, 3 ice blocks, 8 hearts, 7 bombs, 11 mountains) takes 107 bits: two
+words, 16 bytes a slot.
+
+The bound may drop by more than one in a push, so a state may be reached again with a
+smaller g: its g is lowered and it is opened again (the expanded bit cleared). A child's
+bound is at least its parent's less one (pathmax; still admissible since a push costs
+one), stored with it.
+
+The rules are the kernels' (fastsolver.push_at, region_first, walk_reach, relaxed_bound),
+used through the module object so that they can move in one place.
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+from numba.typed import List
+
+from gridgames.games.polar import fastsolver as fast
+from gridgames.games.polar.analysis import NEVER, bombable_mountains, push_bound
+from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.solver import _NXT
+
+CELLS = GRID.size
+ROW = fast.ROW_BYTES  # the kernels' board rows: 96 cells, then padding
+KINDS = (ICE, HEART, BOMB)
+PENGUIN_BITS = 7
+FLAG_BITS = 13  # g (6), bound (6), expanded (1), at the top of the last word
+G_SHIFT, H_SHIFT, CLOSED_SHIFT = 51, 57, 63
+KEY_MASK_LAST = (1 << G_SHIFT) - 1
+MAX_F = 62  # g and bound fit 6 bits
+RANK_BITS = 62  # a kind whose sets need more is kept as a mask
+MASK_MODE, RANK_MODE = 0, 1
+# Kernel status
+RUNNING, LAYER_DONE, EXHAUSTED, GROW = range(4)
+# meta slots
+F_CUR, STORED, EXPANDED, GENERATED, BEST_GOAL, LIMIT, LAYER_EXPANDED, REOPENED = range(8)
+
+
+@dataclass
+class Layout:
+    """Where each part of a state's key lies (bit offsets), and the tables to rank sets."""
+
+    board: bytes
+    var_cells: np.ndarray  # the cells an object can ever be on, in order
+    mountains: np.ndarray  # bombable mountains, one key bit each
+    template: np.ndarray  # the board with every changing cell empty (trees, houses, lasting)
+    kind_tile: np.ndarray  # ICE, HEART, BOMB
+    kind_mode: np.ndarray  # RANK_MODE or MASK_MODE
+    kind_offset: np.ndarray  # bit offset of each kind's field
+    kind_bits: np.ndarray
+    count_offset: np.ndarray  # [kind, k]: ranks of the sets with fewer than k objects
+    binom: np.ndarray  # [i, k] = C(i, k), uint64, k up to the most objects of a kind
+    bits: int
+    words: int
+    kinds_max: list[int] = field(default_factory=list)
+
+
+def layout(board: bytes) -> Layout:
+    bombable = bombable_mountains(board)
+    var = [c for c, t in enumerate(board)
+           if t in (EMPTY, ICE, HEART, BOMB) or (t == MOUNTAIN and c in bombable)]
+    template = np.array([t if (t in (TREE, HOUSE) or (t == MOUNTAIN and c not in bombable))
+                         else EMPTY for c, t in enumerate(board)] + [0] * (ROW - CELLS),
+                        np.uint8)
+    n = len(var)
+    most = [board.count(t) for t in KINDS]
+    kmax = max(most + [1])
+    binom = np.zeros((n + 1, kmax + 1), np.uint64)
+    modes, offsets, widths = [], [], []
+    count_offset = np.zeros((3, kmax + 2), np.uint64)
+    offset = PENGUIN_BITS + len(bombable)
+    for j, k in enumerate(most):
+        total = sum(math.comb(n, i) for i in range(k + 1))
+        if (total - 1).bit_length() <= RANK_BITS:
+            modes.append(RANK_MODE)
+            width = max(1, (total - 1).bit_length())
+            for i in range(k + 1):
+                count_offset[j, i + 1] = count_offset[j, i] + math.comb(n, i)
+        else:
+            modes.append(MASK_MODE)
+            width = n
+        offsets.append(offset)
+        widths.append(width)
+        offset += width
+    for i in range(n + 1):
+        for k in range(kmax + 1):
+            value = math.comb(i, k)
+            binom[i, k] = value if value < 1 << 64 else 0  # only the ranked kinds read it
+    words = (offset + FLAG_BITS + 63) // 64
+    return Layout(bytes(board), np.array(var, np.int16), np.array(sorted(bombable), np.int16),
+                  template, np.array(KINDS, np.uint8), np.array(modes, np.int8),
+                  np.array(offsets, np.int64), np.array(widths, np.int64), count_offset, binom,
+                  offset, words, most)
+
+
+@njit(cache=True, inline="always")
+def _put(key, offset, value, nbits):
+    w = offset >> 6
+    s = offset & 63
+    key[w] |= np.uint64(value) << np.uint64(s)
+    if s + nbits > 64:
+        key[w + 1] |= np.uint64(value) >> np.uint64(64 - s)
+
+
+@njit(cache=True, inline="always")
+def _get(key, offset, nbits):
+    w = offset >> 6
+    s = offset & 63
+    value = key[w] >> np.uint64(s)
+    if s + nbits > 64:
+        value |= key[w + 1] << np.uint64(64 - s)
+    if nbits < 64:
+        value &= (np.uint64(1) << np.uint64(nbits)) - np.uint64(1)
+    return value
+
+
+@njit(cache=True)
+def encode(cells, penguin, key, var_cells, mountains, kind_mode, kind_offset, kind_bits,
+           count_offset, binom):
+    """The key of a board and penguin key (a region's first cell), into key (zeroed here)."""
+    for w in range(key.size):
+        key[w] = 0
+    _put(key, 0, penguin + 1, PENGUIN_BITS)
+    for j in range(mountains.size):
+        if cells[mountains[j]] == MOUNTAIN:
+            _put(key, PENGUIN_BITS + j, 1, 1)
+    c0 = c1 = c2 = 0
+    r0 = r1 = r2 = np.uint64(0)
+    for i in range(var_cells.size):
+        t = cells[var_cells[i]]
+        if t == ICE:
+            if kind_mode[0] == RANK_MODE:
+                c0 += 1
+                r0 += binom[i, c0]
+            else:
+                _put(key, kind_offset[0] + i, 1, 1)
+        elif t == HEART:
+            if kind_mode[1] == RANK_MODE:
+                c1 += 1
+                r1 += binom[i, c1]
+            else:
+                _put(key, kind_offset[1] + i, 1, 1)
+        elif t == BOMB:
+            if kind_mode[2] == RANK_MODE:
+                c2 += 1
+                r2 += binom[i, c2]
+            else:
+                _put(key, kind_offset[2] + i, 1, 1)
+    if kind_mode[0] == RANK_MODE:
+        _put(key, kind_offset[0], count_offset[0, c0] + r0, kind_bits[0])
+    if kind_mode[1] == RANK_MODE:
+        _put(key, kind_offset[1], count_offset[1, c1] + r1, kind_bits[1])
+    if kind_mode[2] == RANK_MODE:
+        _put(key, kind_offset[2], count_offset[2, c2] + r2, kind_bits[2])
+
+
+@njit(cache=True)
+def decode(key, cells, template, var_cells, mountains, kind_tile, kind_mode, kind_offset,
+           kind_bits, count_offset, binom):
+    """The board of a key into cells (a kernel row); returns the penguin key."""
+    for c in range(template.size):
+        cells[c] = template[c]
+    for j in range(mountains.size):
+        if _get(key, PENGUIN_BITS + j, 1):
+            cells[mountains[j]] = MOUNTAIN
+    n = var_cells.size
+    for kind in range(3):
+        tile = kind_tile[kind]
+        if kind_mode[kind] == MASK_MODE:
+            for i in range(n):
+                if _get(key, kind_offset[kind] + i, 1):
+                    cells[var_cells[i]] = tile
+            continue
+        r = _get(key, kind_offset[kind], kind_bits[kind])
+        k = 0
+        while k + 1 < count_offset.shape[1] and count_offset[kind, k + 1] <= r:
+            k += 1  # the sets of k objects: count_offset[k] <= r < count_offset[k + 1]
+        r -= count_offset[kind, k]
+        i = n - 1
+        for j in range(k, 0, -1):
+            while binom[i, j] > r:
+                i -= 1
+            r -= binom[i, j]
+            cells[var_cells[i]] = tile
+            i -= 1
+    return np.int64(_get(key, 0, PENGUIN_BITS)) - 1
+
+
+@njit(cache=True, inline="always")
+def _hash(key):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    last = key.size - 1
+    for w in range(key.size):
+        v = key[w]
+        if w == last:
+            v &= np.uint64(KEY_MASK_LAST)
+        h ^= v
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _find(table, key, h):
+    """The slot holding key, or the empty slot where it would go (then -1 - slot)."""
+    mask = np.uint64(table.shape[0] - 1)
+    slot = h & mask
+    words = key.size
+    last = words - 1
+    keep = np.uint64(KEY_MASK_LAST)
+    while True:
+        s = np.int64(slot)
+        if table[s, 0] == 0:
+            return -1 - s
+        same = True
+        for w in range(last):
+            if table[s, w] != key[w]:
+                same = False
+                break
+        if same and (table[s, last] & keep) == (key[last] & keep):
+            return s
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True, inline="always")
+def _flags(table, s):
+    v = table[s, table.shape[1] - 1]
+    g = np.int64((v >> np.uint64(G_SHIFT)) & np.uint64(63))
+    h = np.int64((v >> np.uint64(H_SHIFT)) & np.uint64(63))
+    closed = np.int64(v >> np.uint64(CLOSED_SHIFT))
+    return g, h, closed
+
+
+@njit(cache=True, inline="always")
+def _set_flags(table, s, g, h, closed):
+    last = table.shape[1] - 1
+    v = table[s, last] & np.uint64(KEY_MASK_LAST)
+    v |= np.uint64(g) << np.uint64(G_SHIFT)
+    v |= np.uint64(h) << np.uint64(H_SHIFT)
+    v |= np.uint64(closed) << np.uint64(CLOSED_SHIFT)
+    table[s, last] = v
+
+
+@njit(cache=True)
+def _push_open(buckets, fill, f, slot):
+    arr = buckets[f]
+    n = fill[f]
+    if n == arr.size:
+        bigger = np.empty(max(1024, arr.size + arr.size // 2), np.uint32)
+        bigger[:n] = arr
+        buckets[f] = bigger
+        arr = bigger
+    arr[n] = np.uint32(slot)
+    fill[f] = n + 1
+
+
+@njit(cache=True)
+def rebuild(old, table, buckets, fill, f_cur):
+    """Move every state of old into table (a fresh, larger one) and open list again from the
+    states not yet expanded (each once, in the layer of its f, not below the current)."""
+    words = old.shape[1]
+    mask = np.uint64(table.shape[0] - 1)
+    key = np.empty(words, np.uint64)
+    for f in range(fill.size):
+        fill[f] = 0
+    for s in range(old.shape[0]):
+        if old[s, 0] == 0:
+            continue
+        for w in range(words):
+            key[w] = old[s, w]
+        slot = _hash(key) & mask
+        while table[np.int64(slot), 0] != 0:
+            slot = (slot + np.uint64(1)) & mask
+        t = np.int64(slot)
+        for w in range(words):
+            table[t, w] = key[w]
+        g, h, closed = _flags(old, s)
+        if not closed:
+            _push_open(buckets, fill, max(g + h, f_cur), t)
+
+
+@njit(cache=True)
+def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_template,
+           var_cells, mountains, kind_tile, kind_mode, kind_offset, kind_bits, count_offset,
+           binom, mountain_id, bombable, keymap, far_rows, crossed_rows, reach_rows,
+           joint_rows, bomb_rows, walk_rows):
+    """Expand up to slice_size states of the lowest layer; returns RUNNING, LAYER_DONE (the
+    layer meta[F_CUR] is used up: the caller moves on), EXHAUSTED (no layer left) or GROW
+    (the table is over max_load full: the caller gives a bigger one)."""
+    words = table.shape[1]
+    key = np.empty(words, np.uint64)
+    cells = np.zeros(ROW, np.uint8)
+    child = np.zeros(ROW, np.uint8)
+    scratch = np.zeros(CELLS, np.uint8)
+    dist = np.empty(CELLS, np.int32)
+    queue = np.empty(CELLS, np.int32)
+    capacity = table.shape[0]
+    f = meta[F_CUR]
+    for _ in range(slice_size):
+        if meta[STORED] + 4 * CELLS > max_load * capacity:
+            return GROW
+        limit = min(meta[LIMIT], meta[BEST_GOAL] - 1)  # store states with f <= limit
+        if f > limit:
+            return EXHAUSTED
+        if fill[f] == 0:
+            return LAYER_DONE
+        fill[f] -= 1
+        s = np.int64(buckets[f][fill[f]])
+        g, h, closed = _flags(table, s)
+        if closed:
+            continue
+        _set_flags(table, s, g, h, 1)
+        for w in range(words):
+            key[w] = table[s, w]
+        penguin = decode(key, cells, lay_template, var_cells, mountains, kind_tile, kind_mode,
+                         kind_offset, kind_bits, count_offset, binom)
+        meta[EXPANDED] += 1
+        meta[LAYER_EXPANDED] += 1
+        fast.walk_reach(cells, penguin, nxt, dist, queue)
+        gc = g + 1
+        for target in range(CELLS):
+            tile = cells[target]
+            if tile != ICE and tile != HEART and tile != BOMB:
+                continue
+            for d in range(4):
+                stand = nxt[target, d ^ 1]  # U, D, L, R: d ^ 1 is the opposite
+                if stand < 0 or dist[stand] < 0:
+                    continue
+                for c in range(ROW):
+                    child[c] = cells[c]
+                if not fast.push_at(child, target, d, nxt):
+                    continue
+                meta[GENERATED] += 1
+                if fast.count_tile(child, HEART) == 0:  # a win in gc pushes
+                    if gc < meta[BEST_GOAL]:
+                        meta[BEST_GOAL] = gc
+                    continue
+                first = fast.region_first(child, stand)
+                encode(child, first, key, var_cells, mountains, kind_mode, kind_offset,
+                       kind_bits, count_offset, binom)
+                at = _find(table, key, _hash(key))
+                if at >= 0:
+                    g_old, h_old, _ = _flags(table, at)
+                    if g_old <= gc:
+                        continue
+                    hc = max(h_old, h - 1)  # reached with fewer pushes: open it again
+                    if gc + hc > limit:
+                        continue
+                    _set_flags(table, at, gc, hc, 0)
+                    meta[REOPENED] += 1
+                    _push_open(buckets, fill, max(gc + hc, f), at)
+                    continue
+                hc = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
+                                        far_rows, crossed_rows, reach_rows, joint_rows,
+                                        bomb_rows, walk_rows, scratch, True, -1, 0)
+                if hc >= never:
+                    continue
+                hc = max(hc, h - 1)
+                if gc + hc > limit:
+                    continue
+                slot = -1 - at
+                for w in range(words):
+                    table[slot, w] = key[w]
+                _set_flags(table, slot, gc, hc, 0)
+                meta[STORED] += 1
+                _push_open(buckets, fill, max(gc + hc, f), slot)
+    return RUNNING
+
+
+def rss_bytes() -> int:
+    """Peak resident memory of this process so far (Linux reports kilobytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def current_rss() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize()
+    except OSError:
+        return rss_bytes()
+
+
+@dataclass
+class Layer:
+    f: int  # every state with g + bound = f (and less) expanded when it ends
+    expanded: int  # states expanded in this layer
+    stored: int  # states in the table when it ended
+    seconds: float
+    rss: int  # peak resident bytes by then
+
+
+@dataclass
+class Proof:
+    target: int  # the bound asked for: the search looks for wins of fewer pushes
+    lower: int  # proven: every win takes at least this many pushes
+    fewest: int | None  # proven fewest (a win found at the lowest layer), else None
+    complete: bool  # the search ended (not stopped by time or memory)
+    stopped: str  # "", "time", "memory"
+    layers: list[Layer]
+    stored: int
+    expanded: int
+    generated: int
+    reopened: int
+    seconds: float
+    peak_rss: int
+    table_bytes: int
+    key_bits: int
+    words: int
+    slots: int
+
+    @property
+    def bytes_per_state(self) -> float:
+        """Table and open list (4 bytes a slot pushed) per state stored."""
+        return (self.table_bytes + 4 * self.stored) / max(1, self.stored)
+
+
+class ProofSearch:
+    """One proof: every state with g + bound <= target - 1, lowest f first."""
+
+    def __init__(self, board: bytes | tuple[int, ...], penguin: int, target: int,
+                 memory_cap: int = 14 << 30, slots: int = 1 << 16, max_load: float = 0.75):
+        board = bytes(board)
+        if target - 1 > MAX_F:
+            raise ValueError(f"bounds up to {MAX_F + 1} pushes fit the key's 6-bit g")
+        self.board, self.penguin, self.target = board, penguin, target
+        self.lay = layout(board)
+        self.memory_cap = memory_cap
+        self.max_load = max_load
+        # The kernel's bound tables (a search of a handful of rows: only its tables are used).
+        self.tables = fast.Search(board, penguin, True, False, capacity=16)
+        self.table = np.zeros((max(16, 1 << (slots - 1).bit_length()), self.lay.words),
+                              np.uint64)
+        self.buckets = List([np.empty(0, np.uint32) for _ in range(MAX_F + 2)])
+        self.fill = np.zeros(MAX_F + 2, np.int64)
+        self.meta = np.zeros(8, np.int64)
+        self.meta[LIMIT] = target - 1
+        self.meta[BEST_GOAL] = MAX_F + 2
+        self.start_bound = push_bound(board, penguin)
+        self.layers: list[Layer] = []
+        self.stopped = ""
+        self._started = time.monotonic()
+        if HEART not in board:
+            self.meta[BEST_GOAL] = 0
+        elif self.start_bound < NEVER and self.start_bound <= target - 1:
+            key = np.zeros(self.lay.words, np.uint64)
+            first = fast.region_first(self._row(board), penguin)
+            self._encode(self._row(board), first, key)
+            slot = int(_find(self.table, key, _hash(key)))
+            slot = -1 - slot
+            self.table[slot] = key
+            _set_flags(self.table, slot, 0, self.start_bound, 0)
+            self.meta[STORED] = 1
+            _push_open(self.buckets, self.fill, self.start_bound, slot)
+        self.meta[F_CUR] = min(self.start_bound, MAX_F + 1)
+
+    @staticmethod
+    def _row(board: bytes) -> np.ndarray:
+        row = np.zeros(ROW, np.uint8)
+        row[:CELLS] = np.frombuffer(board, np.uint8)
+        return row
+
+    def _encode(self, row: np.ndarray, penguin: int, key: np.ndarray) -> None:
+        lay = self.lay
+        encode(row, penguin, key, lay.var_cells, lay.mountains, lay.kind_mode, lay.kind_offset,
+               lay.kind_bits, lay.count_offset, lay.binom)
+
+    def decode(self, key: np.ndarray) -> tuple[bytes, int]:
+        lay = self.lay
+        row = np.zeros(ROW, np.uint8)
+        first = decode(key, row, lay.template, lay.var_cells, lay.mountains, lay.kind_tile,
+                       lay.kind_mode, lay.kind_offset, lay.kind_bits, lay.count_offset,
+                       lay.binom)
+        return bytes(row[:CELLS]), int(first)
+
+    def _grow(self) -> bool:
+        """Double the table when the memory cap allows (old and new held at once)."""
+        new_bytes = 2 * self.table.nbytes
+        open_bytes = sum(b.nbytes for b in self.buckets)
+        if self.table.nbytes + new_bytes + 2 * open_bytes > self.memory_cap:
+            return False
+        old = self.table
+        self.table = np.zeros((2 * old.shape[0], old.shape[1]), np.uint64)
+        for f in range(len(self.buckets)):
+            self.buckets[f] = np.empty(0, np.uint32)
+        rebuild(old, self.table, self.buckets, self.fill, int(self.meta[F_CUR]))
+        del old
+        return True
+
+    def lower(self) -> int:
+        """Proven now: every state with f below the current layer is expanded."""
+        return min(int(self.meta[F_CUR]), int(self.meta[BEST_GOAL]), self.target)
+
+    def run(self, max_seconds: float = 3600.0, report=None, slice_size: int = 50_000) -> Proof:
+        lay, t = self.lay, self.tables
+        start = time.monotonic()
+        done = False
+        while not done:
+            if time.monotonic() - start > max_seconds:
+                self.stopped = "time"
+                break
+            status = expand(self.table, self.buckets, self.fill, self.meta, self.max_load,
+                            slice_size, _NXT, NEVER, lay.template, lay.var_cells, lay.mountains,
+                            lay.kind_tile, lay.kind_mode, lay.kind_offset, lay.kind_bits,
+                            lay.count_offset, lay.binom, t.mountain_id, t.bombable, t.keymap,
+                            t.far_rows, t.crossed_rows, t.reach_rows, t.joint_rows,
+                            t.bomb_rows, t.walk_rows)
+            if status == GROW:
+                if not self._grow():
+                    if self.max_load < 0.9:  # fill further before giving up
+                        self.max_load = 0.9
+                        continue
+                    self.stopped = "memory"
+                    break
+            elif status in (LAYER_DONE, EXHAUSTED):
+                f = int(self.meta[F_CUR])
+                if f <= self.target - 1 and f < int(self.meta[BEST_GOAL]):
+                    layer = Layer(f, int(self.meta[LAYER_EXPANDED]), int(self.meta[STORED]),
+                                  time.monotonic() - start, rss_bytes())
+                    self.layers.append(layer)
+                    if report:
+                        report(layer)
+                self.buckets[f] = np.empty(0, np.uint32)
+                self.meta[LAYER_EXPANDED] = 0
+                self.meta[F_CUR] = f + 1
+                if status == EXHAUSTED or f + 1 > min(self.target - 1,
+                                                       int(self.meta[BEST_GOAL]) - 1):
+                    done = True
+        seconds = time.monotonic() - start
+        best = int(self.meta[BEST_GOAL])
+        lower = self.lower() if self.stopped else min(self.target, best)
+        fewest = best if (best <= self.target - 1 and lower >= best) else None
+        return Proof(self.target, lower, fewest, not self.stopped, self.stopped, self.layers,
+                     int(self.meta[STORED]), int(self.meta[EXPANDED]),
+                     int(self.meta[GENERATED]), int(self.meta[REOPENED]), seconds, rss_bytes(),
+                     self.table.nbytes, lay.bits + FLAG_BITS, lay.words, self.table.shape[0])
+
+
+def prove(board: bytes | tuple[int, ...], penguin: int, target: int, max_seconds: float = 3600,
+          memory_cap: int = 14 << 30, slots: int = 1 << 16, report=None) -> Proof:
+    """Try to prove that every win of the level takes at least `target` pushes. The answer's
+    `lower` is what is proven (target when the search ended without a win below it);
+    `fewest` is set when a win with fewer pushes was found (then proven fewest)."""
+    return ProofSearch(board, penguin, target, memory_cap, slots).run(max_seconds, report)
