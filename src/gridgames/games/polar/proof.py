@@ -251,6 +251,16 @@ def _find(table, key, h):
         slot = (slot + np.uint64(1)) & mask
 
 
+@njit(cache=True)
+def _add(table, key, h):
+    """Put the start's key in the table (g 0, bound h); returns its slot."""
+    slot = -1 - _find(table, key, _hash(key))
+    for w in range(key.size):
+        table[slot, w] = key[w]
+    _set_flags(table, slot, 0, h, 0)
+    return slot
+
+
 @njit(cache=True, inline="always")
 def _flags(table, s):
     v = table[s, table.shape[1] - 1]
@@ -308,6 +318,56 @@ def rebuild(old, table, buckets, fill, f_cur):
             _push_open(buckets, fill, max(g + h, f_cur), t)
 
 
+@njit(cache=True, inline="always")
+def _clear(key, offset, nbits):
+    w = offset >> 6
+    s = offset & 63
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    low = ones if nbits >= 64 else (np.uint64(1) << np.uint64(nbits)) - np.uint64(1)
+    key[w] &= ~(low << np.uint64(s))
+    if s + nbits > 64:
+        key[w + 1] &= ~(low >> np.uint64(64 - s))
+
+
+@njit(cache=True)
+def _landing(cells, child, target, d, nxt, tile):
+    """Where the object pushed from target ends (child: the board after the push), -1 when
+    it left the board (crushed, home or blown up with a mountain)."""
+    ahead = nxt[target, d]
+    if ahead < 0 or cells[ahead] != EMPTY:
+        return -1  # it could not slide: crushed, or home or blown up where it was
+    pos = ahead
+    while True:
+        n = nxt[pos, d]
+        if n < 0 or cells[n] != EMPTY:
+            break
+        pos = n
+    return pos if child[pos] == tile else -1
+
+
+@njit(cache=True)
+def _ranked(members, k, gone, added, binom):
+    """The rank of a sorted set of k var indices with `gone` taken out and `added` put in
+    (-1: none): the sum of C(index, position) in the combinatorial number system."""
+    r = np.uint64(0)
+    j = 0
+    placed = added < 0
+    for m in range(k):
+        e = members[m]
+        if e == gone:
+            continue
+        if not placed and added < e:
+            j += 1
+            r += binom[added, j]
+            placed = True
+        j += 1
+        r += binom[e, j]
+    if not placed:
+        j += 1
+        r += binom[added, j]
+    return r
+
+
 @njit(cache=True)
 def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_template,
            var_cells, mountains, kind_tile, kind_mode, kind_offset, kind_bits, count_offset,
@@ -315,14 +375,25 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
            joint_rows, bomb_rows, walk_rows):
     """Expand up to slice_size states of the lowest layer; returns RUNNING, LAYER_DONE (the
     layer meta[F_CUR] is used up: the caller moves on), EXHAUSTED (no layer left) or GROW
-    (the table is over max_load full: the caller gives a bigger one)."""
+    (the table is over max_load full: the caller gives a bigger one).
+
+    A child's key is the parent's with the pushed kind's field (and the penguin's, and the
+    mountains' after a bomb) worked out again; a heart pushed to a cell it can never get
+    home from is dropped before anything else (the bound would say so, table row unchanged)."""
     words = table.shape[1]
+    last = words - 1
     key = np.empty(words, np.uint64)
+    parent_key = np.empty(words, np.uint64)
     cells = np.zeros(ROW, np.uint8)
     child = np.zeros(ROW, np.uint8)
     scratch = np.zeros(CELLS, np.uint8)
     dist = np.empty(CELLS, np.int32)
     queue = np.empty(CELLS, np.int32)
+    var_index = np.full(CELLS, -1, np.int64)
+    for i in range(var_cells.size):
+        var_index[var_cells[i]] = i
+    members = np.zeros((3, CELLS), np.int64)
+    counts = np.zeros(3, np.int64)
     capacity = table.shape[0]
     f = meta[F_CUR]
     for _ in range(slice_size):
@@ -340,9 +411,22 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
             continue
         _set_flags(table, s, g, h, 1)
         for w in range(words):
-            key[w] = table[s, w]
-        penguin = decode(key, cells, lay_template, var_cells, mountains, kind_tile, kind_mode,
-                         kind_offset, kind_bits, count_offset, binom)
+            parent_key[w] = table[s, w]
+        parent_key[last] &= np.uint64(KEY_MASK_LAST)
+        penguin = decode(parent_key, cells, lay_template, var_cells, mountains, kind_tile,
+                         kind_mode, kind_offset, kind_bits, count_offset, binom)
+        counts[:] = 0
+        for i in range(var_cells.size):
+            t = cells[var_cells[i]]
+            kind = 0 if t == ICE else 1 if t == HEART else 2 if t == BOMB else -1
+            if kind >= 0:
+                members[kind, counts[kind]] = i
+                counts[kind] += 1
+        table_key = fast.table_key(cells, mountain_id)
+        prow = fast.find_row(keymap, table_key)
+        if prow >= fast.TABLES - 1:
+            prow = -1  # the spare row, kept for no key: worked out again each time
+        bombs_left = table_key & 1
         meta[EXPANDED] += 1
         meta[LAYER_EXPANDED] += 1
         fast.walk_reach(cells, penguin, nxt, dist, queue)
@@ -351,6 +435,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
             tile = cells[target]
             if tile != ICE and tile != HEART and tile != BOMB:
                 continue
+            kind = 0 if tile == ICE else 1 if tile == HEART else 2
             for d in range(4):
                 stand = nxt[target, d ^ 1]  # U, D, L, R: d ^ 1 is the opposite
                 if stand < 0 or dist[stand] < 0:
@@ -360,13 +445,33 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                 if not fast.push_at(child, target, d, nxt):
                     continue
                 meta[GENERATED] += 1
-                if fast.count_tile(child, HEART) == 0:  # a win in gc pushes
+                landed = _landing(cells, child, target, d, nxt, tile)
+                if landed < 0 and kind == 1 and counts[1] == 1:  # the last heart home
                     if gc < meta[BEST_GOAL]:
                         meta[BEST_GOAL] = gc
                     continue
+                if kind == 1 and landed >= 0 and prow >= 0 and far_rows[prow, landed] >= never:
+                    continue  # that heart can never get home: lost
                 first = fast.region_first(child, stand)
-                encode(child, first, key, var_cells, mountains, kind_mode, kind_offset,
-                       kind_bits, count_offset, binom)
+                for w in range(words):
+                    key[w] = parent_key[w]
+                _clear(key, 0, PENGUIN_BITS)
+                _put(key, 0, first + 1, PENGUIN_BITS)
+                if kind == 2 and landed < 0:  # a bomb went off with a mountain
+                    for j in range(mountains.size):
+                        if child[mountains[j]] != MOUNTAIN:
+                            _clear(key, PENGUIN_BITS + j, 1)
+                gone = var_index[target]
+                added = var_index[landed] if landed >= 0 else -1
+                if kind_mode[kind] == RANK_MODE:
+                    k = counts[kind] - (1 if landed < 0 else 0)
+                    r = _ranked(members[kind], counts[kind], gone, added, binom)
+                    _clear(key, kind_offset[kind], kind_bits[kind])
+                    _put(key, kind_offset[kind], count_offset[kind, k] + r, kind_bits[kind])
+                else:
+                    _clear(key, kind_offset[kind] + gone, 1)
+                    if added >= 0:
+                        _put(key, kind_offset[kind] + added, 1, 1)
                 at = _find(table, key, _hash(key))
                 if at >= 0:
                     g_old, h_old, _ = _flags(table, at)
@@ -379,9 +484,14 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                     meta[REOPENED] += 1
                     _push_open(buckets, fill, max(gc + hc, f), at)
                     continue
-                hc = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
-                                        far_rows, crossed_rows, reach_rows, joint_rows,
-                                        bomb_rows, walk_rows, scratch, True, -1, 0)
+                if kind != 2 and prow >= 0:  # the same tables as the parent's
+                    hc = fast.bound_at(child, prow, bombs_left, bombable, nxt, never, far_rows,
+                                       crossed_rows, reach_rows, joint_rows, bomb_rows,
+                                       walk_rows, True, -1, 0)
+                else:
+                    hc = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
+                                            far_rows, crossed_rows, reach_rows, joint_rows,
+                                            bomb_rows, walk_rows, scratch, True, -1, 0)
                 if hc >= never:
                     continue
                 hc = max(hc, h - 1)
@@ -474,10 +584,7 @@ class ProofSearch:
             key = np.zeros(self.lay.words, np.uint64)
             first = fast.region_first(self._row(board), penguin)
             self._encode(self._row(board), first, key)
-            slot = int(_find(self.table, key, _hash(key)))
-            slot = -1 - slot
-            self.table[slot] = key
-            _set_flags(self.table, slot, 0, self.start_bound, 0)
+            slot = int(_add(self.table, key, self.start_bound))
             self.meta[STORED] = 1
             _push_open(self.buckets, self.fill, self.start_bound, slot)
         self.meta[F_CUR] = min(self.start_bound, MAX_F + 1)
