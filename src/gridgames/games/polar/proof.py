@@ -542,8 +542,9 @@ class Proof:
     reopened: int
     seconds: float
     peak_rss: int
+    peak_arrays: int  # the table and open list at their largest (both tables while growing)
     table_bytes: int
-    key_bits: int
+    key_bits: int  # the state's bits (the flags take 13 more)
     words: int
     slots: int
 
@@ -577,7 +578,7 @@ class ProofSearch:
         self.start_bound = push_bound(board, penguin)
         self.layers: list[Layer] = []
         self.stopped = ""
-        self._started = time.monotonic()
+        self.peak_arrays = 0
         if HEART not in board:
             self.meta[BEST_GOAL] = 0
         elif self.start_bound < NEVER and self.start_bound <= target - 1:
@@ -616,11 +617,15 @@ class ProofSearch:
             return False
         old = self.table
         self.table = np.zeros((2 * old.shape[0], old.shape[1]), np.uint64)
+        self.peak_arrays = max(self.peak_arrays, old.nbytes + self._arrays())
         for f in range(len(self.buckets)):
             self.buckets[f] = np.empty(0, np.uint32)
         rebuild(old, self.table, self.buckets, self.fill, int(self.meta[F_CUR]))
         del old
         return True
+
+    def _arrays(self) -> int:
+        return self.table.nbytes + sum(b.nbytes for b in self.buckets)
 
     def lower(self) -> int:
         """Proven now: every state with f below the current layer is expanded."""
@@ -640,6 +645,7 @@ class ProofSearch:
                             lay.count_offset, lay.binom, t.mountain_id, t.bombable, t.keymap,
                             t.far_rows, t.crossed_rows, t.reach_rows, t.joint_rows,
                             t.bomb_rows, t.walk_rows)
+            self.peak_arrays = max(self.peak_arrays, self._arrays())
             if status == GROW:
                 if not self._grow():
                     if self.max_load < 0.9:  # fill further before giving up
@@ -668,7 +674,8 @@ class ProofSearch:
         return Proof(self.target, lower, fewest, not self.stopped, self.stopped, self.layers,
                      int(self.meta[STORED]), int(self.meta[EXPANDED]),
                      int(self.meta[GENERATED]), int(self.meta[REOPENED]), seconds, rss_bytes(),
-                     self.table.nbytes, lay.bits + FLAG_BITS, lay.words, self.table.shape[0])
+                     self.peak_arrays, self.table.nbytes, lay.bits, lay.words,
+                     self.table.shape[0])
 
 
 def prove(board: bytes | tuple[int, ...], penguin: int, target: int, max_seconds: float = 3600,
