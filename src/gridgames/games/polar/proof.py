@@ -60,7 +60,7 @@ MASK_MODE, RANK_MODE = 0, 1
 # Kernel status
 RUNNING, LAYER_DONE, EXHAUSTED, GROW = range(4)
 # meta slots
-F_CUR, STORED, EXPANDED, GENERATED, BEST_GOAL, LIMIT, LAYER_EXPANDED, REOPENED = range(8)
+F_CUR, STORED, EXPANDED, GENERATED, BEST_GOAL, LIMIT, LAYER_EXPANDED, REOPENED, TOUCHED = range(9)
 
 
 @dataclass
@@ -382,10 +382,13 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
     home from is dropped before anything else (the bound would say so, table row unchanged)."""
     words = table.shape[1]
     last = words - 1
-    key = np.empty(words, np.uint64)
     parent_key = np.empty(words, np.uint64)
     cells = np.zeros(ROW, np.uint8)
-    child = np.zeros(ROW, np.uint8)
+    kids = np.zeros((4 * CELLS, ROW), np.uint8)  # an expansion's children, their keys...
+    kid_keys = np.zeros((4 * CELLS, words), np.uint64)
+    kid_hash = np.zeros(4 * CELLS, np.uint64)
+    kid_kind = np.zeros(4 * CELLS, np.int64)
+    table_mask = np.uint64(table.shape[0] - 1)
     scratch = np.zeros(CELLS, np.uint8)
     dist = np.empty(CELLS, np.int32)
     queue = np.empty(CELLS, np.int32)
@@ -431,6 +434,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
         meta[LAYER_EXPANDED] += 1
         fast.walk_reach(cells, penguin, nxt, dist, queue)
         gc = g + 1
+        n_kids = 0
         for target in range(CELLS):
             tile = cells[target]
             if tile != ICE and tile != HEART and tile != BOMB:
@@ -440,6 +444,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                 stand = nxt[target, d ^ 1]  # U, D, L, R: d ^ 1 is the opposite
                 if stand < 0 or dist[stand] < 0:
                     continue
+                child = kids[n_kids]
                 for c in range(ROW):
                     child[c] = cells[c]
                 if not fast.push_at(child, target, d, nxt):
@@ -453,6 +458,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                 if kind == 1 and landed >= 0 and prow >= 0 and far_rows[prow, landed] >= never:
                     continue  # that heart can never get home: lost
                 first = fast.region_first(child, stand)
+                key = kid_keys[n_kids]
                 for w in range(words):
                     key[w] = parent_key[w]
                 _clear(key, 0, PENGUIN_BITS)
@@ -472,37 +478,49 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                     _clear(key, kind_offset[kind] + gone, 1)
                     if added >= 0:
                         _put(key, kind_offset[kind] + added, 1, 1)
-                at = _find(table, key, _hash(key))
-                if at >= 0:
-                    g_old, h_old, _ = _flags(table, at)
-                    if g_old <= gc:
-                        continue
-                    hc = max(h_old, h - 1)  # reached with fewer pushes: open it again
-                    if gc + hc > limit:
-                        continue
-                    _set_flags(table, at, gc, hc, 0)
-                    meta[REOPENED] += 1
-                    _push_open(buckets, fill, max(gc + hc, f), at)
+                kid_hash[n_kids] = _hash(key)
+                kid_kind[n_kids] = kind
+                n_kids += 1
+        # Touch every child's first slot in one tight loop: the loads miss the cache
+        # independently, so the memory fetches them side by side, not one after another.
+        touched = np.uint64(0)
+        for m in range(n_kids):
+            touched += table[np.int64(kid_hash[m] & table_mask), 0]
+        meta[TOUCHED] += touched & np.uint64(1)
+        for m in range(n_kids):
+            key = kid_keys[m]
+            child = kids[m]
+            at = _find(table, key, kid_hash[m])
+            if at >= 0:
+                g_old, h_old, _ = _flags(table, at)
+                if g_old <= gc:
                     continue
-                if kind != 2 and prow >= 0:  # the same tables as the parent's
-                    hc = fast.bound_at(child, prow, bombs_left, bombable, nxt, never, far_rows,
-                                       crossed_rows, reach_rows, joint_rows, bomb_rows,
-                                       walk_rows, True, -1, 0)
-                else:
-                    hc = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
-                                            far_rows, crossed_rows, reach_rows, joint_rows,
-                                            bomb_rows, walk_rows, scratch, True, -1, 0)
-                if hc >= never:
-                    continue
-                hc = max(hc, h - 1)
+                hc = max(h_old, h - 1)  # reached with fewer pushes: open it again
                 if gc + hc > limit:
                     continue
-                slot = -1 - at
-                for w in range(words):
-                    table[slot, w] = key[w]
-                _set_flags(table, slot, gc, hc, 0)
-                meta[STORED] += 1
-                _push_open(buckets, fill, max(gc + hc, f), slot)
+                _set_flags(table, at, gc, hc, 0)
+                meta[REOPENED] += 1
+                _push_open(buckets, fill, max(gc + hc, f), at)
+                continue
+            if kid_kind[m] != 2 and prow >= 0:  # the same tables as the parent's
+                hc = fast.bound_at(child, prow, bombs_left, bombable, nxt, never, far_rows,
+                                   crossed_rows, reach_rows, joint_rows, bomb_rows,
+                                   walk_rows, True, -1, 0)
+            else:
+                hc = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
+                                        far_rows, crossed_rows, reach_rows, joint_rows,
+                                        bomb_rows, walk_rows, scratch, True, -1, 0)
+            if hc >= never:
+                continue
+            hc = max(hc, h - 1)
+            if gc + hc > limit:
+                continue
+            slot = -1 - at
+            for w in range(words):
+                table[slot, w] = key[w]
+            _set_flags(table, slot, gc, hc, 0)
+            meta[STORED] += 1
+            _push_open(buckets, fill, max(gc + hc, f), slot)
     return RUNNING
 
 
@@ -572,7 +590,7 @@ class ProofSearch:
                               np.uint64)
         self.buckets = List([np.empty(0, np.uint32) for _ in range(MAX_F + 2)])
         self.fill = np.zeros(MAX_F + 2, np.int64)
-        self.meta = np.zeros(8, np.int64)
+        self.meta = np.zeros(9, np.int64)
         self.meta[LIMIT] = target - 1
         self.meta[BEST_GOAL] = MAX_F + 2
         self.start_bound = push_bound(board, penguin)
