@@ -19,7 +19,7 @@ A state's key (exact, not a hash): only what can change.
   count). A kind whose sets do not fit in 62 bits is kept as one bit a cell instead.
 The top 13 bits of the last 64-bit word hold the state's g (6 bits), its bound (6 bits)
 and whether it was expanded (1 bit); they are masked off when keys are compared. Original
-level 5 (89 such cells, 3 ice blocks, 8 hearts, 7 bombs, 11 mountains) takes 107 bits: two
+level 5 (89 such cells, 3 ice blocks, 8 hearts, 7 bombs, 11 mountains) takes 105 bits: two
 words, 16 bytes a slot.
 
 The bound may drop by more than one in a push, so a state may be reached again with a
