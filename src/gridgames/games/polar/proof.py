@@ -43,9 +43,9 @@ from numba import njit
 from numba.typed import List
 
 from gridgames.games.polar import fastsolver as fast
+from gridgames.games.polar import solver as reference
 from gridgames.games.polar.analysis import NEVER, bombable_mountains, push_bound
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
-from gridgames.games.polar.solver import _NXT
 
 CELLS = GRID.size
 ROW = fast.ROW_BYTES  # the kernels' board rows: 96 cells, then padding
@@ -658,11 +658,11 @@ class ProofSearch:
                 self.stopped = "time"
                 break
             status = expand(self.table, self.buckets, self.fill, self.meta, self.max_load,
-                            slice_size, _NXT, NEVER, lay.template, lay.var_cells, lay.mountains,
-                            lay.kind_tile, lay.kind_mode, lay.kind_offset, lay.kind_bits,
-                            lay.count_offset, lay.binom, t.mountain_id, t.bombable, t.keymap,
-                            t.far_rows, t.crossed_rows, t.reach_rows, t.joint_rows,
-                            t.bomb_rows, t.walk_rows)
+                            slice_size, reference._NXT, NEVER, lay.template, lay.var_cells,
+                            lay.mountains, lay.kind_tile, lay.kind_mode, lay.kind_offset,
+                            lay.kind_bits, lay.count_offset, lay.binom, t.mountain_id,
+                            t.bombable, t.keymap, t.far_rows, t.crossed_rows, t.reach_rows,
+                            t.joint_rows, t.bomb_rows, t.walk_rows)
             self.peak_arrays = max(self.peak_arrays, self._arrays())
             if status == GROW:
                 if not self._grow():
