@@ -15,9 +15,10 @@ const KEYS = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: 
 const MOVES = { up: "U", down: "D", left: "L", right: "R" };
 const TURNED_MOVES = { up: "L", down: "R", left: "U", right: "D" };
 const ANGLES = { right: 0, down: 90, left: 180, up: 270 };
-// Turned only where that draws larger cells: a window more than about twice as tall as
-// wide (390x844: 21 px against 16), not a shorter one (360x640 keeps 15 px, turned 13).
-const PORTRAIT = "(max-aspect-ratio: 11/20)";
+// Turned in a window at most 3 wide for 4 high, where the turned board, in a column of its
+// own beside the controls (polar.css), draws the larger cells: 31 px at 390x844 and 22 px
+// at 360x640, against 16 and 15 flat.
+const PORTRAIT = "(max-aspect-ratio: 3/4)";
 const SOLVED = "gridgames-polar-solved";
 const SWIPE = 24; // pixels
 
