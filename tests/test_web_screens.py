@@ -144,29 +144,33 @@ SIDEWAYS = (640, 360)  # a phone held sideways
 @pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("page_name", PAGES)
 def test_every_page_fits_every_screen(browser, server_url, page_name, width, height):
-    """Each page is loaded once a theme, and every check of this file for its size is made
-    on that load: the page as it opens (both themes); held sideways, the board's share
-    (light); Trilobite's replay, move list and dialogs (dark); the settings (light, last:
-    they change the page). A fresh page costs more than all the checks on it."""
-    for theme in THEMES:
-        context, page, errors = open_page(browser, server_url, page_name, width, height, theme)
-        try:
+    """Each page is loaded once, in the light theme, and every check of this file for its
+    size is made on that load: the page as it opens, the board's share held sideways and its
+    cells; then in the dark theme (the theme button, as a player switches) the page again,
+    Trilobite's replay, move list and dialogs, and last the settings (they change the page).
+    A fresh page costs more than all the checks on it."""
+    context, page, errors = open_page(browser, server_url, page_name, width, height, "light")
+    try:
+        for theme in THEMES:
+            if theme != "light":
+                page.locator("#theme").click()
             assert page.locator("html").get_attribute("data-theme") == theme
             check_fits(page, page_name, width, height, theme)
-            if page_name != "home":
-                covered = page.evaluate(COVERED)
-                assert not covered, f"{page_name} at {width}x{height}: covered: {covered}"
-                if theme == "light" and (width, height) == SIDEWAYS:
+            if page_name == "home":
+                continue
+            covered = page.evaluate(COVERED)
+            assert not covered, f"{page_name} at {width}x{height}: covered: {covered}"
+            if theme == "light":
+                if (width, height) == SIDEWAYS:
                     check_the_board_takes_the_height(page, page_name, width, height)
-                if theme == "light":
-                    check_the_cells(page, page_name, width, height)
-                if theme == "dark" and page_name == "trilobite":
-                    check_replay_and_dialogs(page, width, height)
-                if theme == "light":
-                    check_the_settings_fit_without_scrolling(page, page_name, width, height)
-            assert not errors, f"JavaScript errors: {errors}"
-        finally:
-            context.close()
+                check_the_cells(page, page_name, width, height)
+            elif page_name == "trilobite":
+                check_replay_and_dialogs(page, width, height)
+        if page_name != "home":
+            check_the_settings_fit_without_scrolling(page, page_name, width, height)
+        assert not errors, f"JavaScript errors: {errors}"
+    finally:
+        context.close()
 
 
 def check_the_board_takes_the_height(page, game, width, height):
