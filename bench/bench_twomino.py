@@ -22,7 +22,8 @@ or the git mirror github.com/chrisboyle/sgtpuzzles, branch `upstream`), for exam
 Its `--generate COUNT PARAMS --time-generation` makes COUNT puzzles and prints each one's
 time; no display is needed. A case of his longer than `--reference-cap` seconds is cut
 there: its mean is then over the puzzles made by then, marked "cut", and its ratio "~"
-(an estimate: the puzzle it was making took longer than the cap left).
+(an estimate: the puzzle it was making took longer than the cap left); with none made,
+his mean is over the cap (">") and the ratio under ours / the cap ("<").
 
 Usage: python bench/bench_twomino.py [--count 20] [--sizes 5,7,9,13] [--levels ...]
                                      [--reference PATH] [--reference-cap 120]
@@ -117,9 +118,12 @@ def main() -> None:
             if args.reference:
                 his, made, cut = theirs(args.reference, n, level, args.count,
                                         args.reference_cap)
-                ratio = ms / his if made else float("nan")
-                line += (f"  {his:.1f} {made}{' cut' if cut else ''} "
-                         f"{'~' if cut else ''}{ratio:.3g}")
+                if made:
+                    line += (f"  {his:.1f} {made}{' cut' if cut else ''} "
+                             f"{'~' if cut else ''}{ms / his:.3g}")
+                else:  # not one puzzle within the cap: his mean is longer than the cap
+                    cap_ms = args.reference_cap * 1000
+                    line += f"  >{cap_ms:.0f} 0 cut <{ms / cap_ms:.3g}"
             print(line, flush=True)
 
 
