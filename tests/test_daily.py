@@ -72,6 +72,7 @@ def test_the_days_list_and_bad_dates_and_names(client):
     assert client.post(f"/api/v1/daily/{DAY}/ishido").status_code == 405  # nothing to change
 
 
+@pytest.mark.slow
 def test_seeded_dailies_are_the_same_for_everyone(client):
     for path in ("ishido", "twomino/hard"):
         daily, first = start(client, path)

@@ -1,17 +1,12 @@
 """Daily puzzles: one start a game per UTC date, the same for every player.
 
-- 2mino (one-solution boards, each difficulty) and Ishido start from a seed made of the date,
-  through the game's own seed system (the same seed makes the same start on any machine).
-- Polar plays a level generated for the date (`polar_level`): the generator's budget counts
-  states, not seconds, and its seed is the date, so the level depends on the date only. The
-  server makes it once, in the compute pool, and keeps it in the database (the store's
-  `dailies` table), so that every server process serves the same one.
-- Trilobite (7x6, line 4) sets up a position of the shipped opening book that the side to
-  move wins against perfect play (`trilobite_position`): the person plays that side, the
-  perfect AI the other.
-
-A date is `YYYY-MM-DD`, from FIRST_DAY to today (UTC): `parse_day` refuses anything else with
-the reason.
+2mino (one-solution boards, each difficulty) and Ishido start from a seed made of the date.
+Polar plays a level generated for the date (`polar_level`: a budget in states, the date as
+its seed), which the server makes once in the compute pool and keeps in the database.
+Trilobite (7x6, line 4) sets up a position of the shipped opening book that the side to
+move wins against perfect play (`trilobite_position`). A date is `YYYY-MM-DD`, from
+FIRST_DAY to today (UTC): `parse_day` refuses anything else with the reason. docs/playing.md
+("Daily puzzles") has the player's view.
 """
 
 from __future__ import annotations
