@@ -72,7 +72,7 @@ export function showDaily(payload, ms) {
   if (mine && payload.status.over && !(result?.session === payload.session && result.ended)) {
     const won = payload.status.kind === "won" && !helped(payload) &&
       (page.card.players === 1 || payload.seats[payload.status.winner] === PERSON);
-    result = noteDailyEnd(daily.date, dailyPuzzle, payload, { won, ms });
+    result = noteDailyEnd(daily.date, dailyPuzzle, payload, { won, ms, players: page.card.players });
   }
   const done = mine && result?.ended && result.session === payload.session;
   $("daily-done").hidden = !done;

@@ -59,11 +59,14 @@ export function noteHint(date, puzzle, session) {
 // The daily's game has ended: solved (won, and not with Solve's help) or not. The first
 // solve of a date's puzzle counts; `onDay` when it was solved on that date (UTC), which is
 // what the streak counts.
-export function noteDailyEnd(date, puzzle, payload, { won, ms }) {
+export function noteDailyEnd(date, puzzle, payload, { won, ms, players = 1 }) {
   const data = loadDaily();
   const found = entry(data, date, puzzle, payload.session);
   if (!found || found.solved || found.ended) return found;
-  const moves = payload.moves.filter((m) => !m.startsWith("!")).length;
+  // The moves of the line that ended it (after the last restart); against the AI, yours.
+  const line = payload.moves.slice(0, payload.cursor);
+  const played = line.slice(line.lastIndexOf("!restart") + 1).filter((m) => !m.startsWith("!")).length;
+  const moves = players === 2 ? Math.ceil(played / 2) : played;
   Object.assign(found, { ended: true, solved: won, ms: ms || null, moves,
     score: payload.status.score ?? null, at: Date.now(), onDay: utcToday() === date });
   store(data);
@@ -118,7 +121,7 @@ export function resultLine({ title, date, result, scoreUnit, url, players }) {
   if (result.score !== null && result.score !== undefined && scoreUnit !== "moves") {
     parts.push(scoreUnit ? `${result.score} ${scoreUnit}` : `score ${result.score}`);
   }
-  parts.push(`${result.moves} move${result.moves === 1 ? "" : "s"}`);
+  parts.push(`${result.moves}${players === 2 ? " own" : ""} move${result.moves === 1 ? "" : "s"}`);
   parts.push(result.hints ? `${result.hints} hint${result.hints === 1 ? "" : "s"}` : "no hints");
   return `${parts.join(" · ")}\n${url}`;
 }

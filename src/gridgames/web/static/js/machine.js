@@ -74,6 +74,7 @@ export async function aiMove(asked = false) {
   const mine = ++page.token;
   page.hintMove = null;
   setThinking(true);
+  if (asked && seatToMove() === PERSON) countHint();  // in a daily, the AI's move for you is help
   try {
     const payload = await api("POST", `/api/v1/sessions/${current.session}/ai`, {});
     if (mine !== page.token) return;

@@ -149,7 +149,7 @@ export function updateButtons() {
   $("new").textContent = linked ? "Rematch" : "New game";
   $("draw").hidden = !playing || over;
   $("resign").hidden = !playing || over;
-  $("play-online").hidden = linked || card.players !== 2 || over;
+  $("play-online").hidden = linked || card.players !== 2 || over || Boolean(page.daily);
   $("share").hidden = linked;  // every game shares a link to watch it (two-player games too)
   if (linked) {
     const offer = current.online?.offer;
