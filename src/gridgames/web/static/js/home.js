@@ -69,13 +69,12 @@ async function showDaily(day) {
   }
   const section = document.getElementById("daily");
   section.hidden = false;
-  const picker = document.getElementById("daily-day");
-  picker.max = listing.today;
-  picker.value = listing.date;
-  if (!picker.dataset.wired) {
-    picker.dataset.wired = "1";
-    picker.addEventListener("change", () => { if (picker.value) showDaily(picker.value); });
-  }
+  // Earlier days, one at a time (any date's link also opens its puzzles).
+  const before = document.getElementById("daily-before");
+  const after = document.getElementById("daily-after");
+  before.onclick = () => showDaily(shiftDay(listing.date, -1));
+  after.onclick = () => showDaily(shiftDay(listing.date, 1));
+  after.disabled = listing.date >= listing.today;
   const when = new Date(`${listing.date}T00:00:00Z`).toLocaleDateString(undefined,
     { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   said.textContent = listing.date === listing.today ? `Today, ${when} (UTC): the same for every player.` : `${when}: that day's puzzles.`;
@@ -97,6 +96,12 @@ async function showDaily(day) {
     entry.appendChild(link);
     list.appendChild(entry);
   }
+}
+
+function shiftDay(date, days) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + days);
+  return day.toISOString().slice(0, 10);
 }
 
 // This browser's unfinished games, each checked against the server.

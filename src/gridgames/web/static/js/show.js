@@ -66,10 +66,7 @@ function newBoard(view) {
   const board = page.renderer.createBoard($("board"), {
     onMove: playMove, toolbar: $("game-controls"),
     onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
-    fetchAnalysis: can("analyzer") ? () => {
-      countHint();  // in a daily, the analysis is help: its result line says so
-      return api("GET", `/api/v1/sessions/${page.current.session}/analysis`);
-    } : null,
+    fetchAnalysis: can("analyzer") ? fetchAnalysis : null,
   });
   page.board = board;
   page.boardKind = view.kind;
@@ -77,6 +74,12 @@ function newBoard(view) {
   // The page's layout follows the board's shape (docs/adding-a-game.md: `layout`).
   if (board.layout) document.body.dataset.layout = board.layout;
   else delete document.body.dataset.layout;
+}
+
+// The analysis of the position (a daily's result line counts it as a hint).
+function fetchAnalysis() {
+  countHint();
+  return api("GET", `/api/v1/sessions/${page.current.session}/analysis`);
 }
 
 // Against the AI (one seat a person's, the other the AI's; not online) the status says whose

@@ -129,7 +129,7 @@ export function renderStats(container, game, { players, scoreOrder, scoreUnit = 
   const rows = [["Played", stats.played], ["Won", `${stats.won} (${rate}%)`],
     ["Current streak", current], ["Best streak", stats.bestStreak]];
   if (withHelp) rows.push(["Solved with help", withHelp]);
-  if (daily) {
+  if (daily?.best) {  // once a daily was solved on its day
     const days = (n) => `${n} day${n === 1 ? "" : "s"}`;
     rows.push(["Daily streak", days(daily.current)], ["Best daily streak", days(daily.best)]);
   }
