@@ -2,7 +2,7 @@
 and its arrow keys with it): the home page's Daily list, the
 day's Polar level played to its end, the result line (no moves in it) copied with one tap or
 shown to copy by hand when the clipboard is refused, the streak in Statistics, the puzzle
-marked solved on the home page."""
+marked solved on the home page, where its link opens the solved game again."""
 
 import json
 import re
@@ -88,6 +88,8 @@ def test_todays_polar_from_the_home_page_to_the_shared_result(browser, server_ur
         expect(page.locator("#daily-list a.solved")).to_have_text("Polar")
         expect(page.locator("#daily-streak")).to_have_text("Streak: 1 day (best 1).")
         screenshot(page, "daily-home-1440x900")
+        page.locator("#daily-list a.solved").click()  # the game it was solved in, again
+        expect(page.locator("#daily-line")).to_contain_text(f"· {len(line)} moves · no hints")
     finally:
         context.close()
     assert not errors, errors

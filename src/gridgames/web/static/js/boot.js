@@ -13,7 +13,7 @@ import { act, openSession } from "./actions.js";
 import { openLink } from "./linked.js";
 import { wireControls } from "./controls.js";
 import { createZoom } from "./zoom.js";
-import { loadDailyStart, offerDailyLink } from "./daily-page.js";
+import { keptDailyGame, loadDailyStart, offerDailyLink } from "./daily-page.js";
 
 export async function start() {
   initTheme($("theme"));
@@ -82,7 +82,14 @@ async function openFromAddress(query) {
       showNotice(`This link could not be opened (${error.message}). Here is a new game instead.`);
     }
   }
-  if (page.daily) {  // the day's start, as every player gets it
+  if (page.daily) {  // the game this browser plays the daily in, else the day's start
+    const kept = keptDailyGame();
+    if (kept) {
+      try {
+        show(await api("GET", `/api/v1/sessions/${encodeURIComponent(kept)}`), {});
+        return;
+      } catch { /* gone from the server: a new game of the day's start */ }
+    }
     try {
       await openSession({ id: page.daily.id, seats: page.daily.seats ?? undefined });
       return;

@@ -3,7 +3,7 @@
 // copied with one tap. On any other game page: the "Daily" link to today's puzzle.
 import { api } from "./api.js";
 import { $, PERSON, daily, gameName, helped, page } from "./page.js";
-import { dailyResult, noteDailyEnd, noteHint, puzzleKey, resultLine } from "./daily.js";
+import { dailyResult, noteDailyEnd, noteDailyGame, noteHint, puzzleKey, resultLine } from "./daily.js";
 
 const dailyPuzzle = daily ? puzzleKey(daily.game, daily.level) : null;
 const LEVELS = ["trivial", "basic", "hard", "extreme"];
@@ -33,9 +33,11 @@ export async function offerDailyLink() {
   const mine = today.dailies.filter((d) => d.game === gameName);
   const chosen = mine.find((d) => d.level === level) ?? mine.find((d) => d.level === "basic") ?? mine[0];
   if (!chosen) return;
-  $("daily-link").href = chosen.page;
-  $("daily-link").title = `Today's daily: ${chosen.title}, the same for every player (${today.today}, UTC)`;
-  $("daily-link").hidden = false;
+  for (const link of [$("daily-link"), $("daily-icon")]) {  // the icon: a phone held sideways
+    link.href = chosen.page;
+    link.title = `Today's daily: ${chosen.title}, the same for every player (${today.today}, UTC)`;
+    link.hidden = false;
+  }
 }
 
 // Whether a payload is the game of this page's daily (the page may show another game: one
@@ -46,6 +48,11 @@ export function isTheDaily(payload) {
   if (start.id.includes("#")) return payload.seed_id === start.id;
   const desc = (id) => id.split(":").slice(2).join(":");
   return desc(payload.id) === desc(start.id);
+}
+
+// The game this browser already plays this daily in (or finished it in), if any.
+export function keptDailyGame() {
+  return daily ? dailyResult(daily.date, dailyPuzzle)?.session ?? null : null;
 }
 
 // A hint or an analysis asked for in the daily's game: said in its result line.
@@ -68,6 +75,7 @@ export function showDaily(payload, ms) {
   $("daily-about").textContent = start.about;
   fillLevels();
   const mine = isTheDaily(payload);
+  if (mine) noteDailyGame(daily.date, dailyPuzzle, payload.session);
   let result = mine ? dailyResult(daily.date, dailyPuzzle) : null;
   if (mine && payload.status.over && !(result?.session === payload.session && result.ended)) {
     const won = payload.status.kind === "won" && !helped(payload) &&

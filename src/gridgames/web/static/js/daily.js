@@ -47,6 +47,14 @@ function entry(data, date, puzzle, session) {
   return fresh;
 }
 
+// The game this browser plays a date's puzzle in (its page opens it again); a game that ended
+// solved stays the puzzle's.
+export function noteDailyGame(date, puzzle, session) {
+  const data = loadDaily();
+  if (data[date]?.[puzzle]?.session === session) return;
+  if (entry(data, date, puzzle, session)) store(data);
+}
+
 // A hint (or an analysis) asked for in a daily's game: counted in its result line.
 export function noteHint(date, puzzle, session) {
   const data = loadDaily();
