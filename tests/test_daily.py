@@ -92,10 +92,18 @@ def test_trilobite_is_a_book_position_the_person_wins(client):
     you = game["to_move"]
     assert game["seats"][you] == "person" and game["seats"][1 - you] == "perfect"
     assert "perfect AI" in daily["about"] and game["player_names"][you] in daily["about"]
-    # The book says the side to move wins: some column's score is positive.
+    # The book says the side to move wins; the analysis agrees with what it solved in its
+    # budget (past the book, under a heavy load, not every column is solved in time).
+    from gridgames.games.trilobite.bitboard import Bitboard
+
+    trilobite = default_games().get_game("trilobite")
+    desc, _ = trilobite_position(parse_day(DAY))
+    board = Bitboard.of(trilobite.new_state(trilobite.parse_params(""), desc))
+    assert daily["id"].endswith(desc)
+    assert BookShelf().get(7, 6, 4).score(board.current, board.mask) > 0
     analysis = client.get(f"/api/v1/sessions/{game['session']}/analysis").json()
-    assert max(s for s in analysis["scores"].values() if s is not None) > 0
-    assert analysis["result"]["proven"]
+    known = [s for s in analysis["scores"].values() if s is not None]
+    assert max(known) > 0 or not analysis["result"]["proven"]
     # Another day, another position (a date picks one of about 1,400).
     assert trilobite_position(parse_day("2026-11-26"))[0] != trilobite_position(parse_day(DAY))[0]
     assert pick(parse_day(DAY), "x", 1000) == pick(parse_day(DAY), "x", 1000)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gridgames.core.errors import BadInput, UnknownName
+from gridgames.core.grid import Grid
+from gridgames.core.stones import encode_position
 
 FIRST_DAY = dt.date(2000, 1, 1)
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -152,18 +154,11 @@ def trilobite_position(day: dt.date) -> tuple[str, int]:
         raise UnknownName("the Trilobite daily needs the 7x6 opening book, which is missing")
     g = geometry(7, 6, 4)
     current, mask, moves = decode_key(choices[pick(day, "trilobite", len(choices))], g)
-    mover = moves % 2  # Red (x) moves first
-    stones = "xo"
-    rows = []
-    for row in range(g.height - 1, -1, -1):  # the desc lists rows from the top
-        text, empties = "", 0
+    mover = moves % 2  # Red (x, stone 1) moves first
+    cells = []  # row by row from the top, as a desc lists them
+    for row in range(g.height - 1, -1, -1):
         for col in range(g.width):
             bit = 1 << (col * g.h1 + row)
-            if not mask & bit:
-                empties += 1
-                continue
-            mine = bool(current & bit)
-            text += (str(empties) if empties else "") + stones[mover if mine else 1 - mover]
-            empties = 0
-        rows.append(text + (str(empties) if empties else ""))
-    return "/".join(rows), mover
+            cells.append(0 if not mask & bit else
+                         1 + (mover if current & bit else 1 - mover))
+    return encode_position(Grid(g.height, g.width), tuple(cells)), mover
