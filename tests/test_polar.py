@@ -15,7 +15,6 @@ from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.games import polar
 from gridgames.games.polar import make_game
-from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.board import step as GRID_STEP
 from gridgames.games.polar.game import play
@@ -33,6 +32,7 @@ from gridgames.games.polar.packs import (
     stge_to_hex,
     write_pack,
 )
+from gridgames.games.polar.rules import dead_hearts
 from gridgames.games.polar.solver import MOVES, ORDER, PUSHES, push, solve
 from gridgames.registry import default_games
 

@@ -9,9 +9,9 @@ and bombs both must agree: solvable or not, and the fewest pushes.
 import pytest
 
 from gridgames.core.rng import Rng
-from gridgames.games.polar.analysis import bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.generator import scatter
+from gridgames.games.polar.rules import bombable_mountains
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gridgames.games.polar.analysis import NEVER, bombable_mountains
+from gridgames.games.polar.analysis import NEVER
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar.rules import bombable_mountains
 from gridgames.games.polar.walking import ROUTE_HEARTS
 
 ROW_BYTES = 104
