@@ -15,8 +15,9 @@ from __future__ import annotations
 import sys
 import time
 
+from gridgames.games.polar.anytime import anytime
 from gridgames.games.polar.packs import builtin_pack
-from gridgames.games.polar.solver import PUSHES, anytime, solve
+from gridgames.games.polar.solver import PUSHES, solve
 
 
 def first_line(level) -> tuple[int | None, int, float, float]:

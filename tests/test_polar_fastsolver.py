@@ -114,7 +114,7 @@ def test_region_first_is_the_least_cell_the_penguin_can_walk_to():
     import numpy as np
 
     from gridgames.games.polar import fastsolver as fast
-    from gridgames.games.polar.solver import walk_layers
+    from gridgames.games.polar.lines import walk_layers
 
     rng = Rng("polar region")
     for trial in range(400):
@@ -164,7 +164,7 @@ def test_a_two_core_search_given_little_memory_still_has_room_for_its_slices():
     from gridgames.games.polar import parallel
     from gridgames.games.polar.analysis import NEVER
     from gridgames.games.polar.packs import builtin_pack
-    from gridgames.games.polar.solver import _NXT
+    from gridgames.games.polar.rules import NEXT as _NXT
 
     parallel.warm(_NXT)
     level = builtin_pack("original")[0]

@@ -38,16 +38,18 @@ DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 def play(board: tuple[int, ...], penguin: int, hearts: int,
          direction: str) -> tuple[tuple[int, ...], int, int, tuple[Event, ...]]:
     """One move by the source's rules (rules.move): (board, penguin, hearts, events)
-    afterwards. The events, for the page's animations: ("walk", from, to), ("slide", tile,
-    start, end), ("crush", cell), ("home", heart's cell, house), ("boom", bomb's cell,
-    mountain), ("bump", cell, the cell in the way or -1 for the edge)."""
+    afterwards. `hearts` before the move is the level's count, which packs.py checks equals
+    the hearts on the board; afterwards it is the rules' own count (rules.hearts_left), so
+    the level is won (status) exactly when the searches' rules say so. The events, for the
+    page's animations: ("walk", from, to), ("slide", tile, start, end), ("crush", cell),
+    ("home", heart's cell, house), ("boom", bomb's cell, mountain), ("bump", cell, the cell
+    in the way or -1 for the edge)."""
     cells = rules.cells_of(board)
     events = rules.new_events()
     at, n = rules.move(cells, penguin, rules.ORDER.index(direction), rules.NEXT, events)
     happened = tuple((rules.EVENT_NAMES[kind], *row[:rules.EVENT_SIZES[kind]])
                      for kind, *row in events[:n].tolist())
-    hearts -= sum(event[0] == "home" for event in happened)
-    return tuple(cells.tolist()), int(at), hearts, happened
+    return tuple(cells.tolist()), int(at), int(rules.hearts_left(cells)), happened
 
 
 def line_pushes(level: Any, moves: str) -> int | None:

@@ -65,6 +65,24 @@ def _tile(cells, at):
 
 
 @njit(cache=True)
+def walkable(tile):
+    """The penguin may stand on an empty cell or a tree (board.WALKABLE, compiled)."""
+    return tile == EMPTY or tile == TREE
+
+
+@njit(cache=True)
+def movable(tile):
+    """An ice block, a heart or a bomb: the penguin pushes it (board.MOVABLE, compiled)."""
+    return tile == ICE or tile == HEART or tile == BOMB
+
+
+@njit(cache=True)
+def _goes(tile, next_tile):
+    """A heart meets a house (it goes home) or a bomb a mountain (both go)."""
+    return (tile == HEART and next_tile == HOUSE) or (tile == BOMB and next_tile == MOUNTAIN)
+
+
+@njit(cache=True)
 def move(cells, penguin, d, nxt, events):
     """One move in direction d (the source's push_tile): the penguin walks onto an empty
     cell or a tree, pushes an ice block, heart or bomb, or meets a fixed tile (a mountain, a
@@ -72,18 +90,18 @@ def move(cells, penguin, d, nxt, events):
     cell afterwards and the number of events written."""
     target = nxt[penguin, d]
     tile = _tile(cells, target)
-    if tile == EMPTY or tile == TREE:
-        return target, _note(events, 0, WALK, penguin, target, 0)
-    if tile == ICE or tile == HEART or tile == BOMB:
-        return penguin, push(cells, target, d, nxt, events)
-    return penguin, 0
+    if walkable(tile):
+        return np.int64(target), _note(events, 0, WALK, penguin, target, 0)
+    if movable(tile):
+        return np.int64(penguin), push(cells, target, d, nxt, events)
+    return np.int64(penguin), 0
 
 
 @njit(cache=True)
 def push(cells, target, d, nxt, events):
     """The penguin pushes the movable on `target` in direction d (the source's collide and
     slide): in place, and returns the number of events written. A push that changes nothing
-    leaves `cells` as they were and writes one BUMP (`moved` tells)."""
+    leaves `cells` as they were and writes one BUMP (`moved` tells); `changes` tells before."""
     tile = cells[target]
     ahead = nxt[target, d]
     next_tile = _tile(cells, ahead)
@@ -109,20 +127,45 @@ def push(cells, target, d, nxt, events):
 def _meet(cells, pos, tile, ahead, next_tile, events, n):
     """A heart or bomb on `pos` against a tile that is not empty (`ahead` -1: the edge): a
     heart goes into a house, a bomb blows up a mountain with itself, else it stays."""
-    if tile == HEART and next_tile == HOUSE:
-        cells[pos] = EMPTY
-        return _note(events, n, HOME, pos, ahead, 0)
-    if tile == BOMB and next_tile == MOUNTAIN:
-        cells[pos] = EMPTY
+    if not _goes(tile, next_tile):
+        return _note(events, n, BUMP, pos, ahead, 0)
+    cells[pos] = EMPTY
+    if tile == BOMB:
         cells[ahead] = EMPTY
         return _note(events, n, BOOM, pos, ahead, 0)
-    return _note(events, n, BUMP, pos, ahead, 0)
+    return _note(events, n, HOME, pos, ahead, 0)
 
 
 @njit(cache=True)
 def moved(events, n):
     """Whether a push that wrote n events changed the board: all but a lone bump did."""
     return not (n == 1 and events[0, 0] == BUMP)
+
+
+@njit(cache=True)
+def changes(cells, target, d, nxt):
+    """Whether `push` would change the board, without making it: the way is empty (it
+    slides), or it is ice (crushed), or a heart meets a house or a bomb a mountain."""
+    tile = cells[target]
+    next_tile = _tile(cells, nxt[target, d])
+    return next_tile == EMPTY or tile == ICE or _goes(tile, next_tile)
+
+
+@njit(cache=True)
+def hearts_left(cells):
+    """The hearts still on the board; the level is won when none is (every heart home)."""
+    n = 0
+    for c in range(CELLS):
+        if cells[c] == HEART:
+            n += 1
+    return n
+
+
+def won(board: tuple[int, ...] | bytes) -> bool:
+    """Every heart is home (hearts_left, for a board held as bytes or a tuple)."""
+    cells = np.frombuffer(board, np.uint8) if isinstance(board, bytes) else \
+        np.asarray(board, np.uint8)
+    return hearts_left(cells) == 0
 
 
 # --- the hearts that can never get home ---
