@@ -18,7 +18,7 @@ MOVABLE_CODES = tuple(sorted(MOVABLE))
 
 
 def search(board: tuple[int, ...] | bytes, penguin: int, objective: str, weight: float,
-                  max_states: int, max_seconds: float) -> Solution:
+           max_states: int, max_seconds: float) -> Solution:
     """The reference A*. For MOVES a state is (board, cell the penguin pushed from). For
     PUSHES walking is free, so states whose penguins share a region are the same: they are
     merged when taken off the queue, keyed by the region's first cell."""

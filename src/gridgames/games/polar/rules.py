@@ -35,8 +35,8 @@ NEXT = np.array([[-1 if (near := step(cell, d)) is None else near for d in ORDER
 CELLS = GRID.size
 OFF = 255  # the edge's tile in a push: a code no tile has, so it matches no rule but "else"
 
-# An event is a row of EVENT_WIDTH int32: its kind, then the cells (and tile) it names,
-# game.play turns rows into the page's tuples: (name, *row[1:1 + size]).
+# An event is a row of EVENT_WIDTH int32: its kind, then the cells (and tile) it names;
+# game.play turns rows into the page's tuples, (name, *row[1:1 + size]).
 WALK, SLIDE, CRUSH, HOME, BOOM, BUMP = range(6)
 EVENT_NAMES = ("walk", "slide", "crush", "home", "boom", "bump")
 EVENT_SIZES = (2, 3, 1, 2, 2, 2)  # walk from, to; slide tile, start, end; crush cell; ...
