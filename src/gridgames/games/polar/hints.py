@@ -103,7 +103,7 @@ class PolarHints(Solver, Hinter):
         return self._extra(meter.result(Hint(found.moves[0], why), status), found)
 
     def _solve_moves(self, state: Any, budget: Budget, engine: str) -> Result[list[str]]:
-        """solver.anytime counting moves: its line, proven fewest moves or the best found
+        """anytime.anytime counting moves: its line, proven fewest moves or the best found
         with the lower bound on moves A* proved; `pushes_proven` when its pushes are."""
         meter = Meter(budget)
         if state.hearts == 0:
@@ -199,7 +199,7 @@ class PolarHints(Solver, Hinter):
 
     def _search(self, board: bytes, penguin: int, meter: Meter, stored: Line | None = None,
                 engine: str = "fast") -> Line | None:
-        """solver.anytime: a line at once, then proving and bettering it with the rest of
+        """anytime.anytime: a line at once, then proving and bettering it with the rest of
         the budget. With a pack's `stored` line only A*, briefly, below it: none shorter
         proves it fewest (else the stored line stands, with A*'s bound, and is not searched
         again from here)."""
