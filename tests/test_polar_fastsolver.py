@@ -190,7 +190,7 @@ def test_the_game_and_every_search_move_by_the_one_copy_of_the_rules():
     for kernel in (fastsolver.run, parallel._expand):
         assert "rules.push(" in inspect.getsource(kernel.py_func)
     assert "rules.push(" in inspect.getsource(lines.push)
-    assert "rules.changes(" in inspect.getsource(fastwalk._walk_to_push.py_func)
+    assert "rules.changes(" in inspect.getsource(fastwalk.walk_to_push.py_func)
 
     rng = Rng("one rule")
     events = rules.new_events()

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from gridgames.games.polar.board import BOMB, GRID, HEART, ICE, MOUNTAIN
-from gridgames.games.polar.fasttables import WALK_CAP, _fill_row, _fill_walks
+from gridgames.games.polar.fasttables import WALK_CAP, fill_row, fill_walks
 from gridgames.games.polar.walking import ROUTE_HEARTS
 
 CELLS = GRID.size
@@ -78,13 +78,13 @@ def relaxed_bound(cells, mountain_id, bombable, nxt, never, keymap, far_rows, cr
     depend on which mountains still stand and whether a bomb is left, so they are cached by
     that key. Without `objects` the cells in the way are not counted, nor are stands walled
     in (the tests compare both bounds)."""
-    return _bound_keyed(cells, table_key(cells, mountain_id), bombable, nxt, never, keymap,
+    return bound_keyed(cells, table_key(cells, mountain_id), bombable, nxt, never, keymap,
                         far_rows, crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
                         scratch, objects, penguin, walked)
 
 
 @njit(cache=True)
-def _bound_keyed(cells, key, bombable, nxt, never, keymap, far_rows, crossed_rows, reach_rows,
+def bound_keyed(cells, key, bombable, nxt, never, keymap, far_rows, crossed_rows, reach_rows,
                  joint_rows, bomb_rows, walk_rows, scratch, objects, penguin, walked):
     """relaxed_bound with the board's table key given (a push changes it only when a bomb moves, so
     an expansion computes it once for its other children)."""
@@ -93,10 +93,10 @@ def _bound_keyed(cells, key, bombable, nxt, never, keymap, far_rows, crossed_row
         row = _add_row(keymap, key)
         for i in range(CELLS):
             scratch[i] = bombable[i] if key & 1 else 0
-        _fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row],
+        fill_row(cells, scratch, nxt, never, far_rows[row], crossed_rows[row], reach_rows[row],
                   joint_rows[row], bomb_rows[row], objects)
         if walk_rows.shape[0] == far_rows.shape[0]:
-            _fill_walks(cells, scratch, nxt, never, walk_rows[row])
+            fill_walks(cells, scratch, nxt, never, walk_rows[row])
     return bound_at(cells, row, key & 1, bombable, nxt, never, far_rows, crossed_rows,
                      reach_rows, joint_rows, bomb_rows, walk_rows, objects, penguin, walked)
 
@@ -183,7 +183,7 @@ def _least_bomb_pushes(cells, bomb_far, needed, never):
 
 @njit(cache=True)
 def _walk_left(cells, penguin, nxt, walks, walked):
-    """walking.heart_walk, at least `walked`, from a row of _fill_walks: the most, over the
+    """walking.heart_walk, at least `walked`, from a row of fill_walks: the most, over the
     hearts, of one heart's least walk home, and with up to ROUTE_HEARTS hearts the least
     route through a stand of every heart (walking._route), by subsets of hearts visited.
     WALK_CAP or more: some heart can never be pushed home."""

@@ -17,7 +17,7 @@ from gridgames.games.polar.analysis import NEVER
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, ICE, MOUNTAIN
 from gridgames.games.polar.fastbounds import (
     TABLES,
-    _bound_keyed,
+    bound_keyed,
     new_keymap,
     relaxed_bound,
     table_key,
@@ -29,13 +29,13 @@ from gridgames.games.polar.faststore import (
     KEY,
     N_STATES,
     ROW_BYTES,
-    _find_or_add,
-    _heap_pop,
-    _heap_push,
+    find_or_add,
+    heap_pop,
+    heap_push,
     rehash,
     row_hash,
 )
-from gridgames.games.polar.fastwalk import _walk_to_push, region_first, walk_reach
+from gridgames.games.polar.fastwalk import region_first, walk_reach, walk_to_push
 
 CELLS = GRID.size
 RUNNING, SOLVED, EXHAUSTED, FULL = range(4)
@@ -117,7 +117,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
             return FULL
         if meta[HEAP_N] == 0:
             return EXHAUSTED
-        idx = _heap_pop(heap_key, heap_idx, meta[HEAP_N])
+        idx = heap_pop(heap_key, heap_idx, meta[HEAP_N])
         meta[HEAP_N] -= 1
         if closed[idx]:
             continue
@@ -142,11 +142,11 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                     continue
                 walked = 0
                 if not count_pushes and rules.hearts_left(child8) > 0:  # moves: the walk left too
-                    walked = _walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
+                    walked = walk_to_push(child8, stand, nxt, never, walk_dist, walk_queue)
                     if walked >= never:
                         continue  # nothing left to push: lost
                 key = table_key(child8, mountain_id) if tile == BOMB else parent_key
-                h = _bound_keyed(child8, key, bombable, nxt, never, keymap, far_rows,
+                h = bound_keyed(child8, key, bombable, nxt, never, keymap, far_rows,
                                  crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
                                  scratch, True, -1 if count_pushes else stand, walked)
                 if h >= never:
@@ -156,7 +156,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                 if g >= g_cap or (limit > 0 and g + h >= limit):
                     continue
                 child8[KEY] = region_first(child8, stand) if count_pushes else stand
-                found = _find_or_add(states64, hashes, table, meta, child64, row_hash(child64))
+                found = find_or_add(states64, hashes, table, meta, child64, row_hash(child64))
                 if found < 0:
                     at = -1 - found
                 elif cost[found] <= g or (closed[found] and limit == 0):
@@ -177,7 +177,7 @@ def run(states8, states64, hashes, cost, parent, pushed_from, direction, closed,
                     key = (((novelty << 16) | min(h, 0xFFFF)) << G_BITS) | (g_cap - g)
                 else:
                     key = ((4 * g + weight4 * h) << G_BITS) | (g_cap - g)
-                _heap_push(heap_key, heap_idx, meta[HEAP_N], key, at)
+                heap_push(heap_key, heap_idx, meta[HEAP_N], key, at)
                 meta[HEAP_N] += 1
     return RUNNING
 
@@ -236,7 +236,7 @@ class Search:
         self.walk_rows = np.zeros((walks, CELLS, CELLS + 4), np.int16)
         self.child8 = np.zeros(ROW_BYTES, np.uint8)
         self.child64 = self.child8.view(np.uint64)
-        added = _find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
+        added = find_or_add(self.states8.view(np.uint64), self.hashes, self.table, self.meta,
                              row.view(np.uint64), np.uint64(row_hash(row.view(np.uint64))))
         assert added == -1
         self.pushed_from[0] = penguin

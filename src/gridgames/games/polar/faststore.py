@@ -40,7 +40,7 @@ def same_row(a64, b64):
 
 
 @njit(cache=True)
-def _heap_push(heap_key, heap_idx, n, key, idx):
+def heap_push(heap_key, heap_idx, n, key, idx):
     i = n
     while i > 0:
         parent = (i - 1) >> 1
@@ -54,7 +54,7 @@ def _heap_push(heap_key, heap_idx, n, key, idx):
 
 
 @njit(cache=True)
-def _heap_pop(heap_key, heap_idx, n):
+def heap_pop(heap_key, heap_idx, n):
     """Remove the smallest entry of a heap of n; returns its index (the heap then has n-1)."""
     top = heap_idx[0]
     n -= 1
@@ -77,7 +77,7 @@ def _heap_pop(heap_key, heap_idx, n):
 
 
 @njit(cache=True)
-def _find_or_add(states64, hashes, table, meta, row64, h):
+def find_or_add(states64, hashes, table, meta, row64, h):
     """The index of the state equal to row64, adding it when new; -1 - index when added."""
     mask = np.uint64(table.size - 1)
     slot = h & mask

@@ -115,7 +115,7 @@ def _joint(cells, bombable, nxt, never, far, joint):
 
 
 @njit(cache=True)
-def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far, sealed):
+def fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far, sealed):
     """One table row: the relaxed pushes (far), the mountains crossed, and for every cell
     that can hold an object, the cells from which a heart still gets home with that cell
     walled (two 48-bit masks)."""
@@ -138,7 +138,7 @@ def _fill_row(cells, bombable, nxt, never, far, crossed, reach, joint, bomb_far,
 
 
 @njit(cache=True)
-def _fill_walks(cells, bombable, nxt, never, walks):
+def fill_walks(cells, bombable, nxt, never, walks):
     """walking._walk_tables on flat arrays, into one row (int16, walks over WALK_CAP stored
     as WALK_CAP): walks[a, :CELLS] the relaxed walking distances from a; walks[c, CELLS + d]
     the least walk left after a heart on c is pushed in direction d (WALK_CAP: no such push

@@ -39,7 +39,7 @@ def walk_reach(cells, start, nxt, dist, queue):
 
 
 @njit(cache=True)
-def _walk_to_push(cells, start, nxt, never, dist, queue):
+def walk_to_push(cells, start, nxt, never, dist, queue):
     """The fewest steps from start to a cell the penguin can push something from (a push
     that changes the board), never when there is none. Counting moves, every position not
     won needs at least this walk before its next push, on top of the pushes left."""
