@@ -9,6 +9,11 @@ scratch array and only asks whether anything moved.
 
 The source's three rules (push_tile, collide, slide; first matching case wins) become
 `move` (push_tile) and `push` (collide, then slide as long as the way is empty).
+
+The small tests (walkable, movable, ...) are inlined where they are called (numba's
+inline="always"): called as functions from the kernels' inner loops, they made the searches
+measurably slower. numba's disk cache keys a kernel by its own file only: after changing
+this one, delete the package's __pycache__ so that the kernels compile it again.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ def new_events() -> np.ndarray:
     return np.zeros((MOST_EVENTS, EVENT_WIDTH), np.int32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _note(events, n, kind, a, b, c):
     """Write event n; returns n + 1, the events written so far."""
     events[n, 0] = kind
@@ -59,24 +64,24 @@ def _note(events, n, kind, a, b, c):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tile(cells, at):
     return OFF if at < 0 else cells[at]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walkable(tile):
     """The penguin may stand on an empty cell or a tree (board.WALKABLE, compiled)."""
     return tile == EMPTY or tile == TREE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def movable(tile):
     """An ice block, a heart or a bomb: the penguin pushes it (board.MOVABLE, compiled)."""
     return tile == ICE or tile == HEART or tile == BOMB
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _goes(tile, next_tile):
     """A heart meets a house (it goes home) or a bomb a mountain (both go)."""
     return (tile == HEART and next_tile == HOUSE) or (tile == BOMB and next_tile == MOUNTAIN)
@@ -136,7 +141,7 @@ def _meet(cells, pos, tile, ahead, next_tile, events, n):
     return _note(events, n, HOME, pos, ahead, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moved(events, n):
     """Whether a push that wrote n events changed the board: all but a lone bump did."""
     return not (n == 1 and events[0, 0] == BUMP)
