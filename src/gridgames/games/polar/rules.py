@@ -1,20 +1,17 @@
 """Polar's rules of a move (docs/rules/polar.md), written once, and the hearts they doom.
 
 The game (game.play, with the events its page animates), the compiled searches (fastsolver,
-parallel) and the readable reference search (reference.py) all run these functions: a
-board is a uint8 array of the 96 cells, NEXT gives each cell's neighbour in each direction.
-They are compiled with numba (plain loops over arrays, so the searches' kernels can call
-them) and each move writes what happened as rows of `events`; a search passes a small
-scratch array and only asks whether anything moved.
-
-The source's three rules (push_tile, collide, slide; first matching case wins) become
-`move` (push_tile) and `push` (collide, then slide as long as the way is empty).
-
-The small tests (walkable, movable, ...) are inlined where they are called (numba's
-inline="always"): called as functions from the kernels' inner loops, they made the searches
-measurably slower. numba's disk cache keys a kernel by its own file only: after changing
-this one, delete the package's __pycache__ so that the kernels compile it again.
+parallel) and the readable reference search (reference.py) all run these functions: plain
+loops over a uint8 array of the 96 cells, NEXT giving each cell's neighbour each way,
+compiled with numba. Each move writes what happened as rows of `events`; a search passes a
+small scratch array and only asks whether anything moved. The source's three rules
+(push_tile, collide, slide; the first matching case wins) become `move` and `push`.
 """
+
+# numba's disk cache keys a kernel by its own file only: after changing this one, delete
+# the package's __pycache__ so that the kernels compile it again. The small tests
+# (walkable, movable, ...) are inlined where called (inline="always"): called as functions
+# from the kernels' inner loops they made the searches measurably slower.
 
 from __future__ import annotations
 
