@@ -33,7 +33,12 @@ from gridgames.games.polar import fastsolver as fast
 from gridgames.games.polar import parallel
 from gridgames.games.polar.analysis import NEVER
 from gridgames.games.polar.packs import builtin_pack
-from gridgames.games.polar.solver import _NXT, MOVES, PUSHES, solve
+from gridgames.games.polar.solver import MOVES, PUSHES, solve
+
+try:
+    from gridgames.games.polar.rules import NEXT
+except ImportError:  # an older checkout (see above) had it as solver._NXT
+    from gridgames.games.polar.solver import _NXT as NEXT
 
 
 def astar(level, objective: str, seconds: float) -> tuple[str, int | str, int, int, float, float]:
@@ -44,7 +49,7 @@ def astar(level, objective: str, seconds: float) -> tuple[str, int | str, int, i
     while time.process_time() - start < seconds:
         if status == fast.FULL:
             search.grow()
-        status = search.run(_NXT, 4, NEVER, 20_000)
+        status = search.run(NEXT, 4, NEVER, 20_000)
         if status in (fast.SOLVED, fast.EXHAUSTED):
             break
     took = time.process_time() - start
@@ -62,8 +67,8 @@ def astar2(level, seconds: float) -> tuple[str, int | str, int, int, float, floa
     """A* over pushes on both cores: (proven, pushes or '-', lower bound, states expanded,
     wall seconds, memory in MB)."""
     start = time.monotonic()
-    search = parallel.ParallelSearch(bytes(level.board), level.penguin, _NXT, 12 << 30)
-    status = search.run(_NXT, NEVER, lambda: seconds - (time.monotonic() - start), 1 << 62)
+    search = parallel.ParallelSearch(bytes(level.board), level.penguin, NEXT, 12 << 30)
+    status = search.run(NEXT, NEVER, lambda: seconds - (time.monotonic() - start), 1 << 62)
     took = time.monotonic() - start
     memory = search.nbytes() / 2**20
     if status == parallel.SOLVED:

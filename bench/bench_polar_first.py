@@ -1,10 +1,10 @@
-"""Polar's anytime search (solver.anytime, what Solve, Hint and `polar solve` run) on levels
+"""Polar's anytime search (anytime.anytime, what Solve, Hint and `polar solve` run) on levels
 without a stored line: how soon the first line comes, and where the budget leaves it.
 
 For each of the six original levels (the `original` pack without its stored lines) prints
 `level first_pushes first_states first_cpu_s first_wall_s | pushes proven lower gap states`:
 the width search's first line (CPU seconds of the one-core kernel, and wall seconds), then
-what solver.anytime over pushes gives in SECONDS (default 10) on one core. Then the expert
+what anytime.anytime over pushes gives in SECONDS (default 10) on one core. Then the expert
 pack's first lines: how many, and the most states and CPU seconds one took.
 
 Usage: python bench/bench_polar_first.py [SECONDS]
@@ -15,8 +15,9 @@ from __future__ import annotations
 import sys
 import time
 
+from gridgames.games.polar.anytime import anytime
 from gridgames.games.polar.packs import builtin_pack
-from gridgames.games.polar.solver import PUSHES, anytime, solve
+from gridgames.games.polar.solver import PUSHES, solve
 
 
 def first_line(level) -> tuple[int | None, int, float, float]:

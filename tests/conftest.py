@@ -45,8 +45,8 @@ def pytest_configure(config):
 # would each do it at the same time. So the run's first process has them compiled once, in
 # parallel, before any test starts; with the cache there, this only loads them (a second).
 WARM_UPS = (
-    "from gridgames.games.polar import parallel; from gridgames.games.polar.solver import _NXT;"
-    " parallel.warm(_NXT)",
+    "from gridgames.games.polar import parallel; from gridgames.games.polar.rules import NEXT;"
+    " parallel.warm(NEXT)",
     "from gridgames.games.polar.hints import PolarHints; PolarHints().warm();"
     " from gridgames.games.trilobite.analyzer import SolverPool, TrilobiteAnalyzer;"
     " TrilobiteAnalyzer(SolverPool()).warm()",

@@ -1,5 +1,5 @@
 """Memory bounded by configuration: the real server (SQLite, one compute worker) with
-`--memory-mb`, driven with 10,000 new games and the analysis of 50 Trilobite board shapes;
+`--memory-mb`, driven with 5,000 new games and the analysis of 50 Trilobite board shapes;
 the resident memory of the server and its compute workers together stays under the bound.
 (bench/bench_store.py drives the full sizes: 100,000 games, 500 shapes, 1 MB saves.)"""
 
@@ -18,6 +18,7 @@ from tests.servers import Server
 pytestmark = pytest.mark.slow
 
 BOUND_MB = 1500
+GAMES = 5_000
 SHAPES = list(itertools.product(range(4, 14), range(4, 9)))  # 10 widths x 5 heights
 
 
@@ -49,8 +50,8 @@ def test_memory_stays_under_the_configured_bound(server):
         return answer.status
 
     with ThreadPoolExecutor(8) as pool:
-        statuses = list(pool.map(create, range(10_000)))
-    assert statuses.count(201) == 10_000
+        statuses = list(pool.map(create, range(GAMES)))
+    assert statuses.count(201) == GAMES
     after_games = server.rss_mb()
 
     analysed = 0
@@ -67,7 +68,7 @@ def test_memory_stays_under_the_configured_bound(server):
         assert answer["result"]["status"] in ("proven", "best found", "none within budget")
     after_shapes = server.rss_mb()
     assert analysed == len(SHAPES) == 50
-    print(f"rss after 10000 games: {after_games:.0f} MB; after 50 shapes: "
+    print(f"rss after {GAMES} games: {after_games:.0f} MB; after 50 shapes: "
           f"{after_shapes:.0f} MB; bound {BOUND_MB} MB")
     assert after_games < BOUND_MB and after_shapes < BOUND_MB
     assert server.call("GET", "/readyz")[0] == 200  # and it still serves

@@ -15,10 +15,10 @@ from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.games import polar
 from gridgames.games.polar import make_game
-from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.board import step as GRID_STEP
 from gridgames.games.polar.game import play
+from gridgames.games.polar.lines import push
 from gridgames.games.polar.packs import (
     Level,
     builtin_pack,
@@ -33,7 +33,8 @@ from gridgames.games.polar.packs import (
     stge_to_hex,
     write_pack,
 )
-from gridgames.games.polar.solver import MOVES, ORDER, PUSHES, push, solve
+from gridgames.games.polar.rules import ORDER, dead_hearts
+from gridgames.games.polar.solver import MOVES, PUSHES, solve
 from gridgames.registry import default_games
 
 ORIGINAL = Path(polar.__file__).parent / "levels" / "original.txt"
@@ -329,7 +330,7 @@ def test_fast_push_agrees_with_the_seed_rules():
 def test_walking_distances_by_bit_masks_match_a_plain_search():
     from collections import deque
 
-    from gridgames.games.polar.solver import walk_layers
+    from gridgames.games.polar.lines import walk_layers
 
     for level in [*builtin_pack(), *read_original(ORIGINAL.read_text())]:
         board = bytes(level.board)

@@ -13,10 +13,11 @@ from gridgames.core.result import BEST_FOUND, PROVEN, Budget
 from gridgames.core.words import count
 from gridgames.games import polar
 from gridgames.games.polar import make_game
+from gridgames.games.polar.anytime import anytime
 from gridgames.games.polar.board import MOUNTAIN
 from gridgames.games.polar.hints import PolarHints
 from gridgames.games.polar.packs import builtin_pack, load_levels
-from gridgames.games.polar.solver import PUSHES, anytime, solve
+from gridgames.games.polar.solver import PUSHES, solve
 
 GAME = make_game()
 PARAMS = GAME.parse_params("")

@@ -15,8 +15,9 @@ from gridgames.games.polar import fastsolver as fast
 from gridgames.games.polar.analysis import NEVER, fixed_layout, push_bound
 from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.generator import scatter
+from gridgames.games.polar.lines import NEXT, push, walk_layers
 from gridgames.games.polar.packs import builtin_pack
-from gridgames.games.polar.solver import _NXT, NEXT, push, walk_layers
+from gridgames.games.polar.rules import NEXT as _NXT
 from gridgames.games.polar.walking import heart_walk, move_bound
 
 

@@ -1,4 +1,5 @@
-"""The compiled Polar solver (fastsolver.py) against the readable reference (solver.py).
+"""The compiled Polar solver (fastsolver.py) against the readable reference (reference.py),
+and the one copy of the rules (rules.py) that the game and both of them run.
 
 Both prune with the same bound (analysis.push_bound; test_polar_bound.py checks it against
 exhaustive search, and the kernel's copy against it); a bound that overestimated would make
@@ -9,9 +10,9 @@ and bombs both must agree: solvable or not, and the fewest pushes.
 import pytest
 
 from gridgames.core.rng import Rng
-from gridgames.games.polar.analysis import bombable_mountains
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.generator import scatter
+from gridgames.games.polar.rules import bombable_mountains
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
 
@@ -114,7 +115,7 @@ def test_region_first_is_the_least_cell_the_penguin_can_walk_to():
     import numpy as np
 
     from gridgames.games.polar import fastsolver as fast
-    from gridgames.games.polar.solver import walk_layers
+    from gridgames.games.polar.lines import walk_layers
 
     rng = Rng("polar region")
     for trial in range(400):
@@ -164,10 +165,55 @@ def test_a_two_core_search_given_little_memory_still_has_room_for_its_slices():
     from gridgames.games.polar import parallel
     from gridgames.games.polar.analysis import NEVER
     from gridgames.games.polar.packs import builtin_pack
-    from gridgames.games.polar.solver import _NXT
+    from gridgames.games.polar.rules import NEXT as _NXT
 
     parallel.warm(_NXT)
     level = builtin_pack("original")[0]
     search = parallel.ParallelSearch(bytes(level.board), level.penguin, _NXT, 0)
     assert search.run(_NXT, NEVER, lambda: 120.0, 10**9) == parallel.SOLVED
     assert len(search.pushes(search.goal)) == 14
+
+
+def test_the_game_and_every_search_move_by_the_one_copy_of_the_rules():
+    """rules.py is the only place a move is written: the game's play, the kernels' and the
+    reference's pushes call it (none keeps a copy of its own), and on random boards the game's
+    outcome is the compiled rule's, whose `changes` agrees with what a push does (the moves
+    search's walk bound asks it before pushing)."""
+    import inspect
+
+    import numpy as np
+
+    from gridgames.games.polar import fastsolver, fastwalk, game, lines, parallel, rules
+    from gridgames.games.polar.game import play
+
+    assert "rules.move(" in inspect.getsource(game.play)
+    for kernel in (fastsolver.run, parallel._expand):
+        assert "rules.push(" in inspect.getsource(kernel.py_func)
+    assert "rules.push(" in inspect.getsource(lines.push)
+    assert "rules.changes(" in inspect.getsource(fastwalk.walk_to_push.py_func)
+
+    rng = Rng("one rule")
+    events = rules.new_events()
+    pushes = moved = 0
+    for _ in range(300):
+        board, _ = crowded_board(rng)
+        for target, tile in enumerate(board):
+            if tile not in (ICE, HEART, BOMB):
+                continue
+            for d in range(4):
+                stand = int(rules.NEXT[target, d ^ 1])
+                if stand < 0 or board[stand] not in (EMPTY, TREE):
+                    continue
+                cells = np.frombuffer(board, np.uint8).copy()
+                changes = rules.changes(cells, target, d, rules.NEXT)
+                n = rules.push(cells, target, d, rules.NEXT, events)
+                after, at, hearts, happened = play(tuple(board), stand, board.count(HEART),
+                                                   rules.ORDER[d])
+                assert after == tuple(cells.tolist()) and at == stand, (board, target, d)
+                assert hearts == after.count(HEART)
+                assert [event[0] for event in happened] == \
+                    [rules.EVENT_NAMES[kind] for kind in events[:n, 0]]
+                assert changes == rules.moved(events, n) == (after != tuple(board))
+                pushes += 1
+                moved += changes
+    assert pushes > 1000 and 0 < moved < pushes  # both kinds of push were met

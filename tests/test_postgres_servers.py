@@ -138,3 +138,20 @@ def test_online_players_on_two_processes_see_each_others_moves(two_servers):
         waits = thread.submit(asyncio.run, play()).result()
     assert len(waits) == 5 and max(waits) < 2.0  # bench/bench_online.py measures it properly
     assert b.call("GET", f"/api/v1/links/{o}")[1]["moves"] == ["a1", "b1", "a2", "b2", "a3"]
+
+
+def test_a_dailys_first_requests_on_two_processes_get_one_level(two_servers):
+    """Polar's daily level, asked of both processes at once before either made it: each
+    process's pool makes it, the first stored is kept, and both answer with that one."""
+    answers = {}
+
+    def ask(server):
+        answers[server.port] = server.call("GET", "/api/v1/daily/2026-11-21/polar")
+
+    threads = [threading.Thread(target=ask, args=(server,)) for server in two_servers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    (status_a, a), (status_b, b) = answers.values()
+    assert status_a == status_b == 200 and a["id"] == b["id"] and a["id"].startswith("polar::")

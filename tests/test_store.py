@@ -220,3 +220,29 @@ def test_a_backup_changes_nothing_in_the_database_it_copies(tmp_path):
         assert store.schema_version() == LATEST - 1
     finally:
         store.close()
+
+
+def test_a_daily_start_is_kept_once(store):
+    """Insert-if-absent: the first start kept for a date's puzzle is every caller's."""
+    assert store.daily("2026-11-27", "polar") is None
+    assert store.keep_daily("2026-11-27", "polar", "first") == "first"
+    assert store.keep_daily("2026-11-27", "polar", "second") == "first"
+    assert store.daily("2026-11-27", "polar") == "first"
+    assert store.daily("2026-11-26", "polar") is None
+
+
+def test_a_database_of_schema_3_gets_the_dailies_table(tmp_path):
+    path = str(tmp_path / "games.db")
+    store = open_store(path)
+    store.create(record())
+    with store.transaction() as cur:  # as gridgames before the daily puzzles left it
+        store._run(cur, "DROP TABLE dailies")
+        store._run(cur, "UPDATE schema_version SET version = 3")
+    store.close()
+    again = open_store(path)
+    try:
+        assert again.schema_version() == LATEST == 4
+        assert again.keep_daily("2026-11-27", "polar", "kept") == "kept"
+        assert again.load("g1234567").moves == ["4", "4"]
+    finally:
+        again.close()

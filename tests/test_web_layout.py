@@ -243,7 +243,8 @@ ENDS = {  # a page one move from the end, and that move's key
     "trilobite-lost-to-the-ai": (EMPTY_7X6 + "&moves=1+2+7+2+1+2&seats=person,perfect", "7"),
     "polar-solved": (f"/play/polar?id={quote(Session.new('polar', 'level=1').game_id)}&moves="
                      + "+".join(POLAR_1[:-1]),
-                     {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}[
+                     # at 360x640 the board is drawn turned: down is the level's right
+                     {"L": "ArrowUp", "R": "ArrowDown", "U": "ArrowLeft", "D": "ArrowRight"}[
                          POLAR_1[-1]]),
 }
 

@@ -108,15 +108,17 @@ def test_the_original_pack_is_in_the_level_select(page, server_url):
 
 
 def test_a_tall_phone_draws_the_board_turned_and_moves_go_as_drawn(phone, server_url):
-    """At 390x844 the 24x4 ice is drawn 4 across and 24 down with larger cells (21 px,
-    against 16 px drawn flat); the arrow keys, the buttons and swipes move the penguin the
-    way they point on the board as drawn: down is the level's right."""
+    """At 390x844 the 24x4 ice is drawn 4 across and 24 down, beside the controls, with
+    larger cells (30 px, against 16 px drawn flat); the arrow keys, the buttons and swipes
+    move the penguin the way they point on the board as drawn: down is the level's right."""
     page = phone
     page.goto(f"{server_url}/play/polar")
     board = page.locator("#board svg")
     expect(board).to_have_attribute("viewBox", re.compile(r"^0 0 4(\.\d+)? 24"))
     box = board.bounding_box()
-    assert min(box["width"] / 4, box["height"] / 24) >= 20, box
+    assert min(box["width"] / 4, box["height"] / 24) >= 26, box
+    controls = page.locator("#controls").bounding_box()
+    assert controls["x"] >= box["x"] + box["width"], (controls, box)
     expect(page.locator('.polar-pad button[data-way="down"]')).to_have_attribute("data-move", "R")
     page.keyboard.press("ArrowDown")
     expect(page).to_have_url(re.compile(r"moves=R$"))

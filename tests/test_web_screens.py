@@ -2,7 +2,8 @@
 tablet (768x1024) and a desktop (1920x1080). Each is photographed into test-artifacts/screens/
 and fails on a horizontal scroll or on any visible element outside the window (a game page
 fits the window whole; the home page may scroll down, never sideways). On a phone held
-sideways the board takes at least 70% of the window's height, the controls beside it."""
+sideways the board takes at least 70% of the window's height, the controls beside it. Every
+game's board cells are measured on every screen, and on a tall phone (390x844) too."""
 
 from __future__ import annotations
 
@@ -28,6 +29,12 @@ PAGES = ["home", *GAMES]
 # window's width instead.
 MIN_HEIGHT_SHARE = 0.70
 MIN_WIDTH_SHARE = 0.90
+# The smallest board cell, as drawn, on every screen (px; a board's viewBox unit is a cell):
+# 24 for a finger, except Polar's 24 cells drawn upright on a phone (20 at 360x640, 26 at
+# 390x844). Boards larger than the defaults (Trilobite 20x20) are zoomed (test_web_zoom.py).
+MIN_CELL = 24
+MIN_POLAR_CELL = {(360, 640): 20, (390, 844): 26}
+TALL_PHONE = (390, 844)  # measured by resizing the 360x640 page: no load of its own
 
 # Helpers in the page: an element's name for messages, and the board's box as drawn (the
 # SVG keeps its viewBox's aspect inside its own box: "meet").
@@ -137,27 +144,33 @@ SIDEWAYS = (640, 360)  # a phone held sideways
 @pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("page_name", PAGES)
 def test_every_page_fits_every_screen(browser, server_url, page_name, width, height):
-    """Each page is loaded once a theme, and every check of this file for its size is made
-    on that load: the page as it opens (both themes); held sideways, the board's share
-    (light); Trilobite's replay, move list and dialogs (dark); the settings (light, last:
-    they change the page). A fresh page costs more than all the checks on it."""
-    for theme in THEMES:
-        context, page, errors = open_page(browser, server_url, page_name, width, height, theme)
-        try:
+    """Each page is loaded once, in the light theme, and every check of this file for its
+    size is made on that load: the page as it opens, the board's share held sideways and its
+    cells; then in the dark theme (the theme button, as a player switches) the page again,
+    Trilobite's replay, move list and dialogs, and last the settings (they change the page).
+    A fresh page costs more than all the checks on it."""
+    context, page, errors = open_page(browser, server_url, page_name, width, height, "light")
+    try:
+        for theme in THEMES:
+            if theme != "light":
+                page.locator("#theme").click()
             assert page.locator("html").get_attribute("data-theme") == theme
             check_fits(page, page_name, width, height, theme)
-            if page_name != "home":
-                covered = page.evaluate(COVERED)
-                assert not covered, f"{page_name} at {width}x{height}: covered: {covered}"
-                if theme == "light" and (width, height) == SIDEWAYS:
+            if page_name == "home":
+                continue
+            covered = page.evaluate(COVERED)
+            assert not covered, f"{page_name} at {width}x{height}: covered: {covered}"
+            if theme == "light":
+                if (width, height) == SIDEWAYS:
                     check_the_board_takes_the_height(page, page_name, width, height)
-                if theme == "dark" and page_name == "trilobite":
-                    check_replay_and_dialogs(page, width, height)
-                if theme == "light":
-                    check_the_settings_fit_without_scrolling(page, page_name, width, height)
-            assert not errors, f"JavaScript errors: {errors}"
-        finally:
-            context.close()
+                check_the_cells(page, page_name, width, height)
+            elif page_name == "trilobite":
+                check_replay_and_dialogs(page, width, height)
+        if page_name != "home":
+            check_the_settings_fit_without_scrolling(page, page_name, width, height)
+        assert not errors, f"JavaScript errors: {errors}"
+    finally:
+        context.close()
 
 
 def check_the_board_takes_the_height(page, game, width, height):
@@ -174,6 +187,18 @@ def check_the_board_takes_the_height(page, game, width, height):
         assert board["height"] >= MIN_HEIGHT_SHARE * height, board
         # The controls are beside the board, not under it.
         assert controls["x"] >= board_box["x"] + board_box["width"] - 1, (controls, board_box)
+
+
+def check_the_cells(page, game, width, height):
+    sizes = [(width, height), *([TALL_PHONE] if (width, height) == (360, 640) else [])]
+    for size in sizes:
+        page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+        cell = page.evaluate("drawnBoard().width / Number(document.querySelector('#board svg')"
+                             ".getAttribute('viewBox').split(' ')[2])")
+        least = MIN_POLAR_CELL.get(size, MIN_CELL) if game == "polar" else MIN_CELL
+        print(f"{game} at {size[0]}x{size[1]}: cells of {cell:.1f} px")
+        assert cell >= least, f"{game} at {size[0]}x{size[1]}: cells of {cell:.1f} px < {least}"
+    page.set_viewport_size({"width": width, "height": height})
 
 
 # The dialogs fit the window (their content may scroll inside them, never sideways).

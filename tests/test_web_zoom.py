@@ -7,7 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from gridgames.registry import default_games
+from gridgames.session import Session
+from tests.conftest import device_page, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -84,3 +86,36 @@ def test_ctrl_wheel_and_keys_on_a_desktop(page, server_url):
     page.keyboard.press("-")
     assert scale_of(page) == pytest.approx(1.5)
     expect(page.locator("[data-stone]")).to_have_count(0)
+
+
+BIG_BOARDS = {
+    "trilobite": "/play/trilobite?id=trilobite:width=20,height=20,line=4:"
+                 + "/".join(["20"] * 20) + "&seats=person,person",
+    "twomino": "/play/twomino?id="
+               + Session.new("twomino", "n=13", "zoom", default_games()).game_id,
+}
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "has_touch": True, "is_mobile": True}
+# A cell as drawn, zoom included (one viewBox unit a cell).
+CELL = """() => { const svg = document.querySelector("#board svg");
+  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const box = svg.getBoundingClientRect();
+  return Math.min(box.width / width, box.height / height); }"""
+
+
+@pytest.mark.parametrize("game", BIG_BOARDS)
+def test_the_largest_boards_zoom_to_cells_a_finger_can_hit(browser, server_url, game):
+    """A small phone (360x640) fits the largest boards with cells under 24 px; zoomed (two
+    in as far as it goes: + here, a pinch on the screen) their cells are 40 px or more."""
+    page = next(device_gen := device_page(browser, SMALL_PHONE))
+    try:
+        page.goto(server_url + BIG_BOARDS[game])
+        expect(page.locator("#board svg")).to_be_visible()
+        fitted = page.evaluate(CELL)
+        assert fitted < 24, fitted  # else this test has nothing to zoom
+        for _ in range(4):
+            page.keyboard.press("+")
+        assert scale_of(page) == 4
+        assert page.evaluate(CELL) >= 40, (fitted, page.evaluate(CELL))
+        screenshot(page, f"zoomed-{game}-360x640")
+    finally:
+        next(device_gen, None)

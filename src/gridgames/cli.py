@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -341,6 +342,30 @@ def _ai_arguments(p: argparse.ArgumentParser, seconds_help: str) -> None:
                    help=f"{seconds_help} (default {AI_SECONDS:g})")
 
 
+def cmd_arena(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames import arena
+
+    game = args.registry.get_game(args.game)
+    if game.players != 2 or game.ai is None:
+        raise BadInput(f"{game.title} is not a two-player game with AI levels")
+    params = game.parse_params(args.params)
+    if not 1 <= args.games <= 10_000:
+        raise BadInput("--games must be from 1 to 10000")
+    if not 0.01 <= args.seconds <= 600 or not 0 <= args.analysis_seconds <= 600:
+        raise BadInput("--seconds must be from 0.01 to 600, --analysis-seconds 0 to 600")
+    if not 1 <= args.workers <= 256:
+        raise BadInput("--workers must be from 1 to 256")
+    players = [arena.check_player(spec, game, params) for spec in args.players]
+    if len(set(players)) != len(players) or len(players) < 2:
+        raise BadInput("name at least two different players")
+    jobs = [arena.Job(game.name, params.format(), (a, b), f"{args.seed} {a} {b} {number}",
+                      args.seconds, args.analysis_seconds, number)
+            for a, b, number in arena.pairings(players, args.format, args.games)]
+    records = arena.run(jobs, args.workers)
+    analysed = args.analysis_seconds > 0 and game.analyzer is not None
+    print(arena.table(records, players, analysed), file=out)
+
+
 def build_parser(games: Games) -> argparse.ArgumentParser:
     parser = _Parser(prog="gridgames", description="Play and script grid-board games.")
     parser.add_argument("--version", action="version", version=f"gridgames {__version__}")
@@ -371,6 +396,25 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
     p.add_argument("--levels", metavar="PATH", help="games with level files (Polar): add "
                    "this file's levels after the built-in ones (choose with --params level=N)")
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("arena", help="AI levels and ConnectX agents play each other: a "
+                       "cross-table, ratings and proven mistakes")
+    p.add_argument("game", help="a two-player game with AI levels")
+    p.add_argument("--params", default="", help="the board, as for `new`")
+    p.add_argument("--players", nargs="+", required=True, metavar="P",
+                   help="ai:LEVEL or connectx:PATH:FUNCTION (a Kaggle ConnectX agent)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
+                   help="every pair, or the first player against each other (default "
+                   "round-robin)")
+    p.add_argument("--games", type=int, default=2, help="games a pairing, seats swapped each "
+                   "game (default 2)")
+    p.add_argument("--seconds", type=float, default=1.0, help="cap on a move's time (default 1)")
+    p.add_argument("--analysis-seconds", type=float, default=0.5, help="cap on judging a "
+                   "move with the game's analyzer (0: none; default 0.5)")
+    p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
+                   help="worker processes (default: one a core)")
+    p.add_argument("--seed", default="arena", help="seed of the games (default 'arena')")
+    p.set_defaults(run=cmd_arena)
 
     from gridgames.web.serve import add_serve_options
 

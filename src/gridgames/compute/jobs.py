@@ -17,7 +17,7 @@ from gridgames.core.errors import BadInput
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 
-WORK = ("ai", "hint", "solve", "solution", "check", "analysis", "new_desc", "demo")
+WORK = ("ai", "hint", "solve", "solution", "check", "analysis", "new_desc", "demo", "daily")
 SOLUTION_STEPS = 2000  # positions of a solution drawn for a page to step through
 # A job's search ends this share of its seconds early, and at least ANSWER_RESERVE_SECONDS:
 # the answer itself must reach the page within the budget (a search stops only at its next
@@ -50,7 +50,7 @@ class Job:
     state: Any = None
     budget: Budget = field(default_factory=Budget)
     level: str = ""  # ai
-    seed: str = ""  # ai: ties; new_desc: the start
+    seed: str = ""  # ai: ties; new_desc: the start; daily: the date (YYYY-MM-DD)
     params: str = ""  # new_desc
 
 
@@ -94,6 +94,10 @@ class Worker:
         game = self.games.get_game(job.game)
         if job.work == "new_desc":
             return game.new_desc(game.parse_params(job.params), Rng(job.seed))
+        if job.work == "daily":  # a daily puzzle's start that takes seconds to make
+            from gridgames.daily import make_start
+
+            return make_start(job.game, job.seed)
         if job.work == "demo":
             from gridgames.compute.demo import demo_views
 

@@ -17,10 +17,6 @@ T = TypeVar("T")
 MASK64 = (1 << 64) - 1
 
 
-def _rotl(x: int, k: int) -> int:
-    return ((x << k) | (x >> (64 - k))) & MASK64
-
-
 class Rng:
     __slots__ = ("_s", "seed")
 
@@ -47,16 +43,18 @@ class Rng:
         return secrets.token_hex(6)
 
     def next_u64(self) -> int:
+        # The two rotations written out, not called: this is the generators' hottest
+        # function (half of 2mino's puzzle making), and a call costs what the arithmetic does.
         s0, s1, s2, s3 = self._s
-        result = (_rotl((s1 * 5) & MASK64, 7) * 9) & MASK64
+        x = (s1 * 5) & MASK64
+        result = ((((x << 7) | (x >> 57)) & MASK64) * 9) & MASK64
         t = (s1 << 17) & MASK64
         s2 ^= s0
         s3 ^= s1
         s1 ^= s2
         s0 ^= s3
         s2 ^= t
-        s3 = _rotl(s3, 45)
-        self._s = [s0, s1, s2, s3]
+        self._s = [s0, s1, s2, ((s3 << 45) | (s3 >> 19)) & MASK64]
         return result
 
     def below(self, n: int) -> int:

@@ -3,7 +3,9 @@ that upgrades the one before. `schema_version` holds the version a database is a
 
 A link's `seat` is the player's index, or -1 for a spectator; `seen_at` and `connected` say
 when a page last held the link's live connection (a player's presence). `health` holds one
-row that the readiness probe writes afresh (BYTEA: a blob in both databases)."""
+row that the readiness probe writes afresh (BYTEA: a blob in both databases). `dailies`
+holds the start made for a daily puzzle (daily.py), one row a date and puzzle, written once
+(insert-if-absent: the first process to make it wins, the others read it)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TABLE health (
             id INTEGER PRIMARY KEY,
             filler BYTEA NOT NULL)""",
+    ),
+    (  # version 4: the daily puzzles' starts made once (Polar's generated level)
+        """CREATE TABLE dailies (
+            day TEXT NOT NULL,
+            puzzle TEXT NOT NULL,
+            start_desc TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (day, puzzle))""",
     ),
 )
 LATEST = len(MIGRATIONS)

@@ -295,6 +295,26 @@ class SqlStore(ABC):
             self._run(cur, "UPDATE links SET game_id = ?, seat = CASE WHEN seat >= 0 THEN 1 - "
                       "seat ELSE seat END WHERE game_id = ?", (new_id, old_id))
 
+    # --- daily puzzles ---
+
+    def daily(self, day: str, puzzle: str) -> str | None:
+        """The start kept for a daily puzzle, or None when none was made yet."""
+        with self.reading() as cur:
+            row = self._run(cur, "SELECT start_desc FROM dailies WHERE day = ? AND puzzle = ?",
+                            (day, puzzle)).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_daily(self, day: str, puzzle: str, desc: str) -> str:
+        """Keep a daily puzzle's start unless one is kept already (another request or
+        process made it first); the one kept, which every caller then plays."""
+        with self.transaction() as cur:
+            self._run(cur, "INSERT INTO dailies (day, puzzle, start_desc, created_at) "
+                      "VALUES (?, ?, ?, ?) ON CONFLICT (day, puzzle) DO NOTHING",
+                      (day, puzzle, desc, time.time()))
+            row = self._run(cur, "SELECT start_desc FROM dailies WHERE day = ? AND "
+                            "puzzle = ?", (day, puzzle)).fetchone()
+        return str(row[0])
+
     @abstractmethod
     def notify(self, game_id: str) -> None:
         """Tell every server process that this game changed (PostgreSQL's notifications; an

@@ -27,9 +27,10 @@ from starlette.concurrency import run_in_threadpool
 from gridgames import __version__
 from gridgames.compute.pool import ComputePool
 from gridgames.compute.service import RemoteCompute
-from gridgames.core.errors import UnknownName
+from gridgames.core.errors import BadInput, UnknownName
 from gridgames.core.game import Game
 from gridgames.core.stats import Histograms
+from gridgames.daily import find_daily, parse_day, today
 from gridgames.registry import Games, default_games
 from gridgames.store import NotFound, SqlStore, Unavailable, open_store
 from gridgames.web.access import AccessLog
@@ -37,6 +38,7 @@ from gridgames.web.api import MAX_SAVE, PREFIX, Api, api_router
 from gridgames.web.caching import Caching
 from gridgames.web.clients import client_address
 from gridgames.web.config import ServerConfig
+from gridgames.web.daily_api import daily_router
 from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
 from gridgames.web.levels_api import levels_router
@@ -164,6 +166,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.include_router(api_router(api))
     app.include_router(history_router(api))
     app.include_router(levels_router(games))
+    app.include_router(daily_router(api))
     app.include_router(online_router(api, on))
     describe_errors(app)
 
@@ -232,6 +235,28 @@ def _pages(app: FastAPI, games: Games) -> None:
                 f"{html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
                 status_code=404)
         return FileResponse(STATIC / "game.html", headers=mark)
+
+    def daily(day: str, name: str, level: str | None) -> FileResponse | HTMLResponse:
+        """A daily puzzle's page: the game page, which asks the API for the day's start."""
+        try:
+            find_daily(parse_day(day), name, level)
+            if name not in games:
+                raise UnknownName(f"there is no game called {name[:40]!r} on this server")
+        except BadInput as err:  # UnknownName too
+            status = 404 if isinstance(err, UnknownName) else 400
+            return HTMLResponse(
+                f"<!doctype html><title>No such daily puzzle</title><p>{html.escape(str(err))}"
+                f". <a href='/'>See today's ({today().isoformat()}) on the home page</a>.</p>",
+                status_code=status)
+        return FileResponse(STATIC / "game.html", headers=mark)
+
+    @app.get("/daily/{day}/{name}", include_in_schema=False, response_model=None)
+    def daily_page(day: str, name: str) -> FileResponse | HTMLResponse:
+        return daily(day, name, None)
+
+    @app.get("/daily/{day}/{name}/{level}", include_in_schema=False, response_model=None)
+    def daily_level_page(day: str, name: str, level: str) -> FileResponse | HTMLResponse:
+        return daily(day, name, level)
 
     @app.get("/play/{name}/edit", include_in_schema=False, response_model=None)
     def editor_page(name: str) -> FileResponse | HTMLResponse:

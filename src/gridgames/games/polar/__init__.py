@@ -1,6 +1,7 @@
-"""Polar as a plugin: the rules (game.py) and its level packs (packs.py), with Solve and
-Hint (hints.py, on the solver in solver.py) and `gridgames polar ...` (commands.py).
-`make_game` is what the `gridgames.games` entry point loads."""
+"""Polar as a plugin: the game (game.py, on the rules in rules.py) and its level packs
+(packs.py), with Solve and Hint (hints.py, on the solver in solver.py) and
+`gridgames polar ...` (commands.py). `make_game` is what the `gridgames.games` entry point
+loads."""
 
 from gridgames.games.polar.commands import PolarCommands
 from gridgames.games.polar.encoding import PolarEncoding

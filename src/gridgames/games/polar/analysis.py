@@ -1,8 +1,8 @@
 """What can never change in a Polar level, and what follows from it.
 
 Trees, houses and the mountains no bomb can reach never move. A relaxed game on those alone
-gives, for a heart on each cell, a lower bound on the pushes it needs to reach a house, and
-the cells a heart can never get home from (so the level is lost). `push_bound` adds the
+gives, for a heart on each cell, a lower bound on the pushes it needs to reach a house
+(rules.dead_hearts says which hearts never can, by the same game). `push_bound` adds the
 objects that must move out of the way and the bombs the hearts' ways need; it never
 overestimates, so A* stays exact. docs/machine-play.md ("Polar's bounds") explains it.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from gridgames.games.polar.board import BOMB, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE, step
+from gridgames.games.polar.rules import bombable_mountains, dead_hearts
 
 NEVER = 1 << 20
 DIRS = "UDLR"
@@ -174,6 +175,8 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
     hearts = [c for c, t in enumerate(board) if t == HEART]
     if not hearts:
         return 0
+    if dead_hearts(board):  # lost by the rules: the tables below would say so too, later
+        return NEVER
     trees, houses, lasting = fixed_layout(board)
     if _penguin_sealed_in(board, penguin, houses, lasting):
         return len(hearts)  # a push each, at least
@@ -202,28 +205,3 @@ def push_bound(board: tuple[int, ...] | bytes, penguin: int | None = None) -> in
     if bombed >= NEVER:
         return NEVER
     return total + ice + max(bombs, bombed, way_bombs)
-
-
-def dead_hearts(board: tuple[int, ...] | bytes) -> list[int]:
-    """Hearts that can never reach a house: while there is one, the level is lost."""
-    far = heart_pushes(board)
-    return [c for c, t in enumerate(board) if t == HEART and far[c] >= NEVER]
-
-
-def bombable_mountains(board: tuple[int, ...] | bytes) -> set[int]:
-    """Mountains a bomb might one day meet: there is a bomb, and on some side of the mountain
-    a cell a bomb can be on (not a tree or house) with, behind it, a cell the bomb can come
-    from or the penguin push from (on the board, not a house). The others stand forever."""
-    if BOMB not in board:
-        return set()
-    found = set()
-    for cell, tile in enumerate(board):
-        if tile != MOUNTAIN:
-            continue
-        for d in DIRS:
-            near = step(cell, BEHIND[d])
-            far = None if near is None else step(near, BEHIND[d])
-            if near is not None and far is not None and board[near] not in (TREE, HOUSE) \
-                    and board[far] != HOUSE:
-                found.add(cell)
-    return found

@@ -175,7 +175,7 @@ def _solve_level(level: Level, args: argparse.Namespace,
                  game: Any) -> tuple[Solution, str | None, int]:
     """The solution, the objective its search proved fewest (None: nothing proven), and the
     proven lower bound for the objective asked for (0: none known). The default search is
-    the game's Solve (`game.solver`, solver.anytime) with --states and --seconds as its
+    the game's Solve (`game.solver`, anytime.anytime) with --states and --seconds as its
     Budget, A* over pushes on both cores."""
     def search(objective: str, width: bool, seconds: float, known_lower: int = 0) -> Solution:
         return solve(level.board, level.penguin, objective, weight=args.weight, width=width,

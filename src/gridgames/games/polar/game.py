@@ -1,10 +1,10 @@
-"""Polar: the source's rules of a move (docs/rules/polar.md), and the game around them.
+"""Polar: the game around the source's rules of a move (docs/rules/polar.md).
 
 Moves are U, D, L, R; a move that would change nothing is refused with the reason. Won when
-the heart count reaches 0; lost when a heart can never reach a house (analysis.py) or no
-move changes anything (undo or restart then). The source's three generic functions,
-push_tile, collide and slide, are three methods of `_Model` with the same dispatch (first
-matching case wins). The board's codes are in board.py, the level packs in packs.py.
+the heart count reaches 0; lost when a heart can never reach a house or no move changes
+anything (undo or restart then). The rules themselves, the source's push_tile, collide and
+slide, and which hearts are lost, are in rules.py, which the searches run too. The board's
+codes are in board.py, the level packs in packs.py.
 """
 
 from __future__ import annotations
@@ -17,23 +17,8 @@ from gridgames.core.game import LOST, ONGOING, WON, Game, Status, check_move_tex
 from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
 from gridgames.core.words import count
-from gridgames.games.polar.analysis import dead_hearts
-from gridgames.games.polar.board import (
-    BOMB,
-    COLS,
-    DIRECTIONS,
-    EDGE,
-    EMPTY,
-    HEART,
-    HOUSE,
-    ICE,
-    MOUNTAIN,
-    MOVABLE,
-    NAMES,
-    ROWS,
-    WALKABLE,
-    step,
-)
+from gridgames.games.polar import rules
+from gridgames.games.polar.board import COLS, DIRECTIONS, EDGE, MOVABLE, NAMES, ROWS, step
 from gridgames.games.polar.packs import (
     DEFAULT_PACK,
     PACKS,
@@ -50,75 +35,21 @@ Event = tuple[Any, ...]
 DIRECTION_WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 
 
-class _Model:
-    """The source's mutable model, used inside one move: a board, the penguin, the count, and
-    what happened (events, for the page's animations)."""
-
-    def __init__(self, board: tuple[int, ...], penguin: int, hearts: int) -> None:
-        self.board = list(board)
-        self.penguin = penguin
-        self.hearts = hearts
-        self.events: list[Event] = []
-
-    def tile(self, cell: int | None) -> int:
-        return EDGE if cell is None else self.board[cell]
-
-    def push_tile(self, direction: str) -> None:
-        target = step(self.penguin, direction)
-        tile = self.tile(target)
-        if tile in WALKABLE:
-            self.events.append(("walk", self.penguin, target))
-            self.penguin = target
-        elif tile in MOVABLE:
-            beyond = step(target, direction)
-            self.collide(direction, target, tile, beyond, self.tile(beyond))
-        # fixed (mountain, house, edge): nothing
-
-    def collide(self, direction: str, pos: int, tile: int, next_pos: int | None,
-                next_tile: int) -> None:
-        if next_tile == EMPTY:
-            self.slide(direction, pos, tile, next_pos, next_tile)
-        elif tile == ICE:
-            self.board[pos] = EMPTY
-            self.events.append(("crush", pos))
-        elif tile == HEART and next_tile == HOUSE:
-            self.board[pos] = EMPTY
-            self.hearts -= 1
-            self.events.append(("home", pos, next_pos))
-        elif tile == BOMB and next_tile == MOUNTAIN:
-            self.board[pos] = EMPTY
-            self.board[next_pos] = EMPTY
-            self.events.append(("boom", pos, next_pos))
-        else:
-            self.events.append(("bump", pos, -1 if next_pos is None else next_pos))
-
-    def slide(self, direction: str, pos: int, tile: int, next_pos: int | None,
-              next_tile: int) -> None:
-        if next_tile == EMPTY:
-            self.board[next_pos] = tile
-            self.board[pos] = EMPTY
-            self._note_slide(tile, pos, next_pos)
-            beyond = step(next_pos, direction)
-            self.slide(direction, next_pos, tile, beyond, self.tile(beyond))
-        elif tile == ICE:
-            pass  # an ice block that slid into something just stops
-        else:
-            self.collide(direction, pos, tile, next_pos, next_tile)
-
-    def _note_slide(self, tile: int, start: int, end: int) -> None:
-        last = self.events[-1] if self.events else None
-        if last and last[0] == "slide" and last[3] == start:
-            self.events[-1] = ("slide", tile, last[2], end)
-        else:
-            self.events.append(("slide", tile, start, end))
-
-
 def play(board: tuple[int, ...], penguin: int, hearts: int,
          direction: str) -> tuple[tuple[int, ...], int, int, tuple[Event, ...]]:
-    """One move by the source's rules: (board, penguin, hearts, events) afterwards."""
-    model = _Model(board, penguin, hearts)
-    model.push_tile(direction)
-    return tuple(model.board), model.penguin, model.hearts, tuple(model.events)
+    """One move by the source's rules (rules.move): (board, penguin, hearts, events)
+    afterwards. `hearts` before the move is the level's count, which packs.py checks equals
+    the hearts on the board; afterwards it is the rules' own count (rules.hearts_left), so
+    the level is won (status) exactly when the searches' rules say so. The events, for the
+    page's animations: ("walk", from, to), ("slide", tile, start, end), ("crush", cell),
+    ("home", heart's cell, house), ("boom", bomb's cell, mountain), ("bump", cell, the cell
+    in the way or -1 for the edge)."""
+    cells = rules.cells_of(board)
+    events = rules.new_events()
+    at, n = rules.move(cells, penguin, rules.ORDER.index(direction), rules.NEXT, events)
+    happened = tuple((rules.EVENT_NAMES[kind], *row[:rules.EVENT_SIZES[kind]])
+                     for kind, *row in events[:n].tolist())
+    return tuple(cells.tolist()), int(at), int(rules.hearts_left(cells)), happened
 
 
 def line_pushes(level: Any, moves: str) -> int | None:
@@ -206,9 +137,6 @@ class Polar(Game):
         return PolarState(params, level.board, level.penguin, level.hearts, name=name,
                           number=number, pack=pack, start=level)
 
-    def level_of(self, state: PolarState) -> Level:
-        return Level(state.name, state.board, state.penguin, state.hearts)
-
     def max_moves(self, params: PolarParams) -> int | None:
         return None  # the penguin may walk about for ever
 
@@ -218,7 +146,7 @@ class Polar(Game):
         return [ch.upper() for ch in text if ch not in " ,\t\n"]
 
     def legal_moves(self, state: PolarState) -> list[str]:
-        if state.hearts == 0 or dead_hearts(state.board):
+        if state.hearts == 0 or rules.dead_hearts(state.board):
             return []
         return [d for d in sorted(DIRECTIONS) if self._changes(state, d)]
 
@@ -256,7 +184,7 @@ class Polar(Game):
         if state.hearts == 0:
             return Status(WON, f"Level solved in {count(state.moves, 'move')}!",
                           score=state.moves)
-        if dead_hearts(state.board):
+        if rules.dead_hearts(state.board):
             return Status(LOST, "A heart can no longer reach a house: undo or restart",
                           score=state.moves)
         if not any(self._changes(state, d) for d in DIRECTIONS):
@@ -286,6 +214,6 @@ class Polar(Game):
             "best": info.get("best"),  # moves of the best known line ("+": not proven)
             "fewest_pushes": info.get("pushes"),  # proven fewest pushes: what Solve finds
             "events": [list(e) for e in state.events],
-            "dead": dead_hearts(state.board),
+            "dead": rules.dead_hearts(state.board),
             "legal": self.legal_moves(state),
         }

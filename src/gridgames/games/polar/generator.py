@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass
 
 from gridgames.core.rng import Rng
-from gridgames.games.polar.analysis import dead_hearts
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.packs import Level
+from gridgames.games.polar.rules import dead_hearts
 from gridgames.games.polar.solver import MOVES, PUSHES, solve
 
 # A time limit only as a safety net: the budget that decides is the number of states, so

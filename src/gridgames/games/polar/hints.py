@@ -16,10 +16,12 @@ from gridgames.core.cache import BoundedCache
 from gridgames.core.capabilities import Hint, Hinter, Solver
 from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result, game_over
 from gridgames.core.words import count
+from gridgames.games.polar.anytime import anytime
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
 from gridgames.games.polar.game import line_pushes, play
 from gridgames.games.polar.packs import Level
-from gridgames.games.polar.solver import KERNEL_MOUNTAINS, MOVES, PUSHES, anytime, solve
+from gridgames.games.polar.rules import dead_hearts
+from gridgames.games.polar.solver import KERNEL_MOUNTAINS, MOVES, PUSHES, solve
 
 DEFAULT_SECONDS = 20.0  # a caller that gives no seconds (the CLI's play, a script)
 DEFAULT_STATES = 3_000_000  # A*'s states when the budget gives no nodes (~140 bytes each)
@@ -64,10 +66,13 @@ class PolarHints(Solver, Hinter):
             self._seed(level, moves)
 
     def warm(self) -> None:
-        """Load (or compile, the first time) the compiled kernel before it is needed."""
+        """Load (or compile, the first time) the compiled kernel before it is needed, and
+        the rules (rules.py) the game plays a move and finds lost hearts by."""
         board = bytearray(GRID.size)
         board[1], board[3] = HEART, HOUSE
         solve(bytes(board), 0, PUSHES, max_seconds=60)
+        play(tuple(board), 0, 1, "R")
+        dead_hearts(tuple(board))
 
     # --- the capabilities ---
 
@@ -98,7 +103,7 @@ class PolarHints(Solver, Hinter):
         return self._extra(meter.result(Hint(found.moves[0], why), status), found)
 
     def _solve_moves(self, state: Any, budget: Budget, engine: str) -> Result[list[str]]:
-        """solver.anytime counting moves: its line, proven fewest moves or the best found
+        """anytime.anytime counting moves: its line, proven fewest moves or the best found
         with the lower bound on moves A* proved; `pushes_proven` when its pushes are."""
         meter = Meter(budget)
         if state.hearts == 0:
@@ -194,7 +199,7 @@ class PolarHints(Solver, Hinter):
 
     def _search(self, board: bytes, penguin: int, meter: Meter, stored: Line | None = None,
                 engine: str = "fast") -> Line | None:
-        """solver.anytime: a line at once, then proving and bettering it with the rest of
+        """anytime.anytime: a line at once, then proving and bettering it with the rest of
         the budget. With a pack's `stored` line only A*, briefly, below it: none shorter
         proves it fewest (else the stored line stands, with A*'s bound, and is not searched
         again from here)."""

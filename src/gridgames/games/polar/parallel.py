@@ -17,9 +17,15 @@ import numpy as np
 from numba import njit, prange
 
 from gridgames.games.polar import fastsolver as fast
-from gridgames.games.polar.board import BOMB, EMPTY, HEART, HOUSE, ICE
+from gridgames.games.polar import rules
+from gridgames.games.polar.analysis import NEVER
+from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE
+from gridgames.games.polar.fastbounds import bound_at, find_row, relaxed_bound, table_key
+from gridgames.games.polar.faststore import KEY, ROW_BYTES, row_hash, same_row
+from gridgames.games.polar.fastwalk import region_first, walk_reach
 
 RUNNING, SOLVED, EXHAUSTED, FULL = fast.RUNNING, fast.SOLVED, fast.EXHAUSTED, fast.FULL
+CELLS = GRID.size
 # The work is cut into this many lanes, whatever the cores: each lane expands its share of a
 # slice and owns a partition of the states. A fixed count keeps the search's order, and so
 # its answer and its counts, the same on every machine; numba runs the lanes on its threads.
@@ -30,7 +36,7 @@ ONE_AT_A_TIME = threading.Lock()
 OUT_ROWS = 1 << 16  # children each lane's buffer holds per slice
 # A stored state's bytes: its row, hash, cost, parent, stand, direction, and at most two
 # hash table entries of 8 bytes.
-STATE_BYTES = fast.ROW_BYTES + 8 + 4 + 8 + 2 + 1 + 16
+STATE_BYTES = ROW_BYTES + 8 + 4 + 8 + 2 + 1 + 16
 PART_SHIFT = np.uint64(40)  # a state's partition: hash bits above the table's slots
 # A child's record beside its cells: parent, stand, direction, bound, hash (as int64), and
 # the table row its bound reads (2 * row + 1 when a bomb is left).
@@ -42,8 +48,8 @@ PENDING = -2  # BOUND: to be computed when the child is stored, only if it is ne
 @njit(cache=True)
 def _stranded(cells, far, never):
     """A heart that cannot get home even with nothing else moving (the first test of
-    fastsolver.bound_at, the one that drops most lost children)."""
-    for i in range(fast.CELLS):  # noqa: SIM110 (numba compiles no any() over a generator)
+    fastbounds.bound_at, the one that drops most lost children)."""
+    for i in range(CELLS):  # noqa: SIM110 (numba compiles no any() over a generator)
         if cells[i] == HEART and far[i] >= never:
             return True
     return False
@@ -80,8 +86,9 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
     share = (ids.size + threads - 1) // threads
     for t in prange(threads):
         list_n[t, :] = 0
-        dist = np.empty(fast.CELLS, np.int32)
-        queue = np.empty(fast.CELLS, np.int32)
+        dist = np.empty(CELLS, np.int32)
+        queue = np.empty(CELLS, np.int32)
+        events = np.empty((rules.MOST_EVENTS, rules.EVENT_WIDTH), np.int32)  # for `moved`
         n = 0
         found = -1
         opened = 0
@@ -91,16 +98,16 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
             if cost[p, idx] != g:
                 continue  # reached again more cheaply since: that entry is the live one
             cells = states8[p, idx]
-            if fast.count_tile(cells, HEART) == 0:
+            if rules.hearts_left(cells) == 0:
                 found = gid
                 break
             opened += 1
-            fast.walk_reach(cells, cells[fast.KEY], nxt, dist, queue)
-            parent_key = fast.table_key(cells, mountain_id)
-            parent_row = fast.find_row(keymap, parent_key)
-            for target in range(fast.CELLS):
+            walk_reach(cells, cells[KEY], nxt, dist, queue)
+            parent_key = table_key(cells, mountain_id)
+            parent_row = find_row(keymap, parent_key)
+            for target in range(CELLS):
                 tile = cells[target]
-                if tile != ICE and tile != HEART and tile != BOMB:
+                if not rules.movable(tile):
                     continue
                 for d in range(4):
                     stand = nxt[target, d ^ 1]
@@ -108,20 +115,20 @@ def _expand(ids, g, never, parts, states8, cost, nxt, mountain_id, keymap, far_r
                         continue
                     child = out8[t, n]
                     child[:] = cells
-                    if not fast.push_at(child, target, d, nxt):
+                    if not rules.moved(events, rules.push(child, target, d, nxt, events)):
                         continue
                     key, row = parent_key, parent_row  # only a bomb's push changes them
                     if tile == BOMB:
-                        key = fast.table_key(child, mountain_id)
-                        row = fast.find_row(keymap, key)
+                        key = table_key(child, mountain_id)
+                        row = find_row(keymap, key)
                     if row >= 0 and (  # lost: a heart can never get home
                             _stranded(child, far_rows[row], never) if tile == BOMB else
                             tile == HEART and _heart_stranded(child, target, d, nxt,
                                                               far_rows[row], never)):
                         continue
                     if row >= 0:
-                        child[fast.KEY] = fast.region_first(child, stand)
-                        hashed = fast.row_hash(out8[t, n].view(np.uint64))
+                        child[KEY] = region_first(child, stand)
+                        hashed = row_hash(out8[t, n].view(np.uint64))
                         out[t, n, HASH] = np.int64(hashed)
                         out[t, n, BOUND] = PENDING
                         out[t, n, ROW] = 2 * row + (key & 1)
@@ -142,21 +149,21 @@ def _fill_missing(g, limit, never, out8, out, out_n, lists, list_n, mountain_id,
                   keymap, far_rows, crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows):
     """The children whose table row was missing, one thread: fill the rows, then bound,
     region and hash them (a bound of never marks a child dropped)."""
-    scratch = np.empty(fast.CELLS, np.uint8)
+    scratch = np.empty(CELLS, np.uint8)
     for t in range(out8.shape[0]):
         for i in range(out_n[t]):
             if out[t, i, BOUND] != MISSING:
                 continue
             child = out8[t, i]
-            h = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap, far_rows,
-                            crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
-                            scratch, True, -1, 0)
+            h = relaxed_bound(child, mountain_id, bombable, nxt, never, keymap, far_rows,
+                              crossed_rows, reach_rows, joint_rows, bomb_rows, walk_rows,
+                              scratch, True, -1, 0)
             if h >= never or (limit > 0 and g + 1 + h >= limit):
                 out[t, i, BOUND] = never
                 continue
             out[t, i, BOUND] = h
-            child[fast.KEY] = fast.region_first(child, out[t, i, STAND])
-            hashed = fast.row_hash(child.view(np.uint64))
+            child[KEY] = region_first(child, out[t, i, STAND])
+            hashed = row_hash(child.view(np.uint64))
             out[t, i, HASH] = np.int64(hashed)
             _to_partition(lists, list_n, t, hashed, i)
 
@@ -188,7 +195,7 @@ def _store(g, limit, never, out8, out, lists, list_n, states8, hashes, cost, par
                         break
                     if entry >> 32 == tag:
                         at = entry & 0xFFFFFFFF
-                        if fast.same_row(states8[q, at].view(np.uint64), row64):
+                        if same_row(states8[q, at].view(np.uint64), row64):
                             break
                         at = -1
                     slot = (slot + np.uint64(1)) & mask
@@ -196,9 +203,9 @@ def _store(g, limit, never, out8, out, lists, list_n, states8, hashes, cost, par
                     continue  # met before, as cheaply
                 if h == PENDING:
                     row = out[t, i, ROW]
-                    h = fast.bound_at(out8[t, i], row >> 1, row & 1, bombable, nxt, never,
-                                       far_rows, crossed_rows, reach_rows, joint_rows,
-                                       bomb_rows, walk_rows, True, -1, 0)
+                    h = bound_at(out8[t, i], row >> 1, row & 1, bombable, nxt, never,
+                                 far_rows, crossed_rows, reach_rows, joint_rows,
+                                 bomb_rows, walk_rows, True, -1, 0)
                     if h >= never or (limit > 0 and g + 1 + h >= limit):
                         continue
                 if at < 0:
@@ -266,7 +273,7 @@ class ParallelSearch:
         self.count = np.zeros(parts, np.int64)
         most = 4 * sum(1 for t in start if t in (ICE, HEART, BOMB))  # children of one state
         self.slice = max(1, OUT_ROWS // max(1, most))  # states per lane per slice
-        self.out8 = np.zeros((self.threads, OUT_ROWS, fast.ROW_BYTES), np.uint8)
+        self.out8 = np.zeros((self.threads, OUT_ROWS, ROW_BYTES), np.uint8)
         self.out = np.zeros((self.threads, OUT_ROWS, 6), np.int64)
         self.out_n = np.zeros(self.threads, np.int64)
         self.lists = np.zeros((self.threads, parts, OUT_ROWS), np.int32)  # by partition
@@ -289,13 +296,13 @@ class ParallelSearch:
         self.count[q] = 1
         _rehash(self.hashes, self.count, self.table, parts)
         h = fast.bound(start, tables, nxt)
-        if h < fast.NEVER:
+        if h < NEVER:
             self.buckets[(h, 0)].append(np.array([q], np.int64))
 
     def _reserve(self, capacity: int) -> None:
         """The states' arrays, left unwritten: only rows below a partition's count are read."""
         parts = self.parts
-        self.states8 = np.empty((parts, capacity, fast.ROW_BYTES), np.uint8)
+        self.states8 = np.empty((parts, capacity, ROW_BYTES), np.uint8)
         self.hashes = np.empty((parts, capacity), np.uint64)
         self.cost = np.empty((parts, capacity), np.int32)
         self.parent = np.empty((parts, capacity), np.int64)
@@ -395,7 +402,7 @@ def warm(nxt: np.ndarray) -> None:
     """Run a one-push search, so that every kernel is compiled (or loaded from numba's disk
     cache) before a caller starts its clock: the first compile in a fresh install takes
     20 s or more, which a budget of seconds must not pay."""
-    board = bytearray(fast.CELLS)
+    board = bytearray(CELLS)
     board[1], board[3] = HEART, HOUSE
     search = ParallelSearch(bytes(board), 0, nxt, 0)
-    assert search.run(nxt, fast.NEVER, lambda: 1.0, 100) == SOLVED
+    assert search.run(nxt, NEVER, lambda: 1.0, 100) == SOLVED

@@ -15,9 +15,10 @@ const KEYS = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: 
 const MOVES = { up: "U", down: "D", left: "L", right: "R" };
 const TURNED_MOVES = { up: "L", down: "R", left: "U", right: "D" };
 const ANGLES = { right: 0, down: 90, left: 180, up: 270 };
-// Turned only where that draws larger cells: a window more than about twice as tall as
-// wide (390x844: 21 px against 16), not a shorter one (360x640 keeps 15 px, turned 13).
-const PORTRAIT = "(max-aspect-ratio: 11/20)";
+// Turned in a window at most 3 wide for 4 high, where the turned board, in a column of its
+// own beside the controls (polar.css), draws the larger cells: 31 px at 390x844 and 22 px
+// at 360x640, against 16 and 15 flat.
+const PORTRAIT = "(max-aspect-ratio: 3/4)";
 const SOLVED = "gridgames-polar-solved";
 const SWIPE = 24; // pixels
 
@@ -215,7 +216,7 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
     for (const b of toolbar.querySelectorAll(".polar-pad button")) b.dataset.move = moveOf(b.dataset.way);
     edit.href = editorAddress();
     const count = packs.reduce((n, pack) => n + pack.levels.length, 0);
-    if (count && select.options.length !== count) {
+    if (count && select.querySelectorAll("optgroup option").length !== count) {
       select.textContent = "";
       for (const pack of packs) {
         const group = document.createElement("optgroup");
@@ -224,12 +225,24 @@ export function createBoard(container, { onMove, toolbar = null, onNewGame = nul
         select.appendChild(group);
       }
     }
-    for (const option of select.options) {
+    for (const option of select.querySelectorAll("optgroup option")) {
       const [pack, number] = option.value.split(":");
       const level = packs.find((p) => p.name === pack).levels[Number(number) - 1];
       option.text = `${solved.has(option.value) ? "✓ " : ""}${number}. ${level.name}`;
     }
-    if (here) select.value = here;
+    // A level from no pack (a daily's, a shared link's) says so, not the first pack level.
+    let own = select.querySelector('option[value=""]');
+    if (here) {
+      own?.remove();
+      select.value = here;
+    } else if (count) {
+      if (!own) {
+        own = new Option("A level of its own", "");
+        own.disabled = true;
+        select.prepend(own);
+      }
+      select.value = "";
+    }
     const packLevels = packs.find((p) => p.name === view.pack)?.levels.length || 0;
     next.hidden = shown.preview || !(view.hearts === 0 && view.level && view.level < packLevels);
     info.textContent = `Moves ${view.moves} · pushes ${view.pushes}` + figures();

@@ -1,7 +1,7 @@
 // Changes the page sends to the server: moves, commands, new games. They go one at a time,
 // in the order the person made them, and are tried again while the server cannot be reached.
 import { api, passing } from "./api.js";
-import { $, gameName, page } from "./page.js";
+import { $, daily, gameName, page } from "./page.js";
 import { say, setThinking, show, showNotice, unsay, updateButtons } from "./show.js";
 import { linkAction } from "./linked.js";
 
@@ -113,6 +113,10 @@ export async function newGame(params = null, seats = null) {
   const current = page.current;
   if (page.link) {  // online: a rematch, once the game is over
     if (!$("new").disabled) linkAction("offer", { kind: "rematch" });
+    return current;
+  }
+  if (daily) {  // a daily's page plays the daily: a new game is the game's own page's
+    location.assign(`/play/${encodeURIComponent(gameName)}`);
     return current;
   }
   const kept = current && !current.status.over && current.moves.length > 0 ? current.session : null;

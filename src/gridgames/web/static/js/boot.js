@@ -2,7 +2,7 @@
 // link to an online game, a session kept on the server, a game ID with its moves) or a new
 // one; and the address kept up to date, so that a reload or a shared URL finds the game.
 import { api } from "./api.js";
-import { $, PERSON, gameName, page, saved } from "./page.js";
+import { $, PERSON, daily, gameName, page, saved } from "./page.js";
 import { loadRenderer } from "./renderers.js";
 import { initTheme } from "./theme.js";
 import { forgetGame } from "./unfinished.js";
@@ -13,6 +13,7 @@ import { act, openSession } from "./actions.js";
 import { openLink } from "./linked.js";
 import { wireControls } from "./controls.js";
 import { createZoom } from "./zoom.js";
+import { keptDailyGame, loadDailyStart, offerDailyLink } from "./daily-page.js";
 
 export async function start() {
   initTheme($("theme"));
@@ -41,7 +42,18 @@ export async function start() {
   $("moves-box").open = window.matchMedia("(min-width: 900px) and (min-height: 500px)").matches;
   page.zoom = createZoom($("board-wrap"), $("board"));
   wireControls();
+  if (daily) {
+    try {
+      await loadDailyStart();
+    } catch (error) {
+      showNotice(`Cannot open this daily puzzle: ${error.message}`);
+      // The server cannot now (its database is away): again when it says.
+      if (error.status === 503) setTimeout(() => location.reload(), Math.max(2, error.retryAfter) * 1000);
+      return;
+    }
+  }
   await openFromAddress(new URLSearchParams(location.search));
+  offerDailyLink();
 }
 
 async function openFromAddress(query) {
@@ -68,6 +80,22 @@ async function openFromAddress(query) {
       return;
     } catch (error) {
       showNotice(`This link could not be opened (${error.message}). Here is a new game instead.`);
+    }
+  }
+  if (page.daily) {  // the game this browser plays the daily in, else the day's start
+    const kept = keptDailyGame();
+    if (kept) {
+      try {
+        show(await api("GET", `/api/v1/sessions/${encodeURIComponent(kept)}`), {});
+        return;
+      } catch { /* gone from the server: a new game of the day's start */ }
+    }
+    try {
+      await openSession({ id: page.daily.id, seats: page.daily.seats ?? undefined });
+      return;
+    } catch (error) {
+      showNotice(`Cannot start this daily puzzle: ${error.message}`);
+      return;
     }
   }
   const asked = parseSeats(query.get("seats"));

@@ -9,6 +9,8 @@ import { aiMove, cancelThinking, runCheck, showHint, showSolution, togglePause }
 import { linkAction, playOnline, shareWatch } from "./linked.js";
 import { applySeats, openSettings, startFromSettings } from "./settings.js";
 import { onKey, openHelp } from "./keys.js";
+import { copyResult } from "./daily-page.js";
+import { dailyStreak } from "./daily.js";
 
 export function openStats() {
   fillStats();
@@ -37,7 +39,7 @@ async function importFile() {
 function fillStats() {
   $("stats-confirm").hidden = true;
   const card = page.card;
-  renderStats($("stats-body"), gameName, { players: card.players, scoreOrder: card.score_order, scoreUnit: card.score_unit, describe: (params) => paramsWords(card, params) });
+  renderStats($("stats-body"), gameName, { players: card.players, scoreOrder: card.score_order, scoreUnit: card.score_unit, describe: (params) => paramsWords(card, params), daily: dailyStreak() });
 }
 
 export function wireControls() {
@@ -57,6 +59,7 @@ export function wireControls() {
   $("aimove").addEventListener("click", () => aiMove(true));
   $("solve").addEventListener("click", showSolution);
   $("stats").addEventListener("click", openStats);
+  $("daily-copy").addEventListener("click", copyResult);
   $("zoom-in").addEventListener("click", () => page.zoom.zoomIn());
   $("zoom-out").addEventListener("click", () => page.zoom.zoomOut());
   $("zoom-fit").addEventListener("click", () => page.zoom.fit());

@@ -5,6 +5,7 @@ import { loadRenderer } from "./renderers.js";
 import { initTheme, toggleTheme } from "./theme.js";
 import { registerServiceWorker } from "./install.js";
 import { ago, forgetGame, gameUrl, unfinishedGames } from "./unfinished.js";
+import { dailyResult, dailyStreak } from "./daily.js";
 
 const STEP_MS = 900;
 
@@ -22,6 +23,7 @@ async function start() {
     return;
   }
   showUnfinished();
+  showDaily();
   for (const card of cards) {
     const item = document.createElement("li");
     item.className = "card";
@@ -51,6 +53,55 @@ async function animatePreview(container, name) {
   };
   draw();
   setInterval(draw, STEP_MS);
+}
+
+// The daily puzzles of today (the server's date, UTC) or of the day chosen, each marked
+// when this browser solved it; the streak.
+async function showDaily(day) {
+  let listing;
+  const said = document.getElementById("daily-date");
+  try {
+    listing = await api("GET", day ? `/api/v1/daily/${day}` : "/api/v1/daily");
+  } catch (error) {
+    if (!day) return;  // no daily section: the games are there
+    said.textContent = error.message;
+    return;
+  }
+  const section = document.getElementById("daily");
+  section.hidden = false;
+  // Earlier days, one at a time (any date's link also opens its puzzles).
+  const before = document.getElementById("daily-before");
+  const after = document.getElementById("daily-after");
+  before.onclick = () => showDaily(shiftDay(listing.date, -1));
+  after.onclick = () => showDaily(shiftDay(listing.date, 1));
+  after.disabled = listing.date >= listing.today;
+  const when = new Date(`${listing.date}T00:00:00Z`).toLocaleDateString(undefined,
+    { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  said.textContent = listing.date === listing.today ? `Today, ${when} (UTC): the same for every player.` : `${when}: that day's puzzles.`;
+  const streak = dailyStreak(undefined, listing.today);
+  document.getElementById("daily-streak").textContent = streak.best
+    ? `Streak: ${streak.current} day${streak.current === 1 ? "" : "s"} (best ${streak.best}).` : "";
+  const list = document.getElementById("daily-list");
+  list.textContent = "";
+  for (const item of listing.dailies) {
+    const link = document.createElement("a");
+    link.href = item.page;
+    link.textContent = item.title;
+    const done = dailyResult(item.date, item.puzzle);
+    if (done?.solved) {
+      link.classList.add("solved");
+      link.title = "Solved";
+    }
+    const entry = document.createElement("li");
+    entry.appendChild(link);
+    list.appendChild(entry);
+  }
+}
+
+function shiftDay(date, days) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + days);
+  return day.toISOString().slice(0, 10);
 }
 
 // This browser's unfinished games, each checked against the server.

@@ -3,6 +3,7 @@
 // server; one that arrives after the game moved on is dropped.
 import { api } from "./api.js";
 import { PERSON, can, page, seatToMove } from "./page.js";
+import { countHint } from "./daily-page.js";
 import { say, setThinking, show, showNotice, sureWords, unsay, updateButtons, whyNoHelp } from "./show.js";
 
 const AI_PAUSE_MS = 450;      // between two AI moves, so that a person can follow
@@ -33,6 +34,7 @@ export function showHint() {
   unsay();
   ask("hint", (answer) => {
     const hintMove = answer.hint;
+    if (hintMove) countHint();
     page.hintMove = hintMove;
     page.board.render(page.current.view, { hintMove });
     // The move, and why where the game can say (2mino's deductions, Polar's plan...).
@@ -72,6 +74,7 @@ export async function aiMove(asked = false) {
   const mine = ++page.token;
   page.hintMove = null;
   setThinking(true);
+  if (asked && seatToMove() === PERSON) countHint();  // in a daily, the AI's move for you is help
   try {
     const payload = await api("POST", `/api/v1/sessions/${current.session}/ai`, {});
     if (mine !== page.token) return;

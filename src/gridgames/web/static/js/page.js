@@ -2,7 +2,11 @@
 // state they have), and the small questions every module asks of it.
 
 export const $ = (id) => document.getElementById(id);
-export const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const pathParts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+// A daily puzzle's page (/daily/DATE/GAME, 2mino's /daily/DATE/twomino/LEVEL), else null.
+export const daily = pathParts[0] === "daily"
+  ? { date: pathParts[1], game: pathParts[2], level: pathParts[3] ?? null } : null;
+export const gameName = daily ? daily.game : pathParts[pathParts.length - 1];
 export const PERSON = "person";
 
 export const page = {
@@ -22,6 +26,7 @@ export const page = {
   noticeTimer: null, // hides the notice
   aiTimer: null,     // the next AI move's wait
   zoom: null,        // the board's zoom and pan (zoom.js)
+  daily: null,       // on a daily's page: its start from the API (daily.js)
 };
 
 // What the game can do besides its rules: "ai", "solver", "hints", "checker", "analyzer"...

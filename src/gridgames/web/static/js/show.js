@@ -9,6 +9,7 @@ import { scheduleAi } from "./machine.js";
 import { renderOnline } from "./linked.js";
 import { buildHelp } from "./keys.js";
 import { updateUrl } from "./boot.js";
+import { countHint, showDaily } from "./daily-page.js";
 
 export function show(payload, { animate = false } = {}) {
   const link = page.link;
@@ -46,7 +47,7 @@ export function show(payload, { animate = false } = {}) {
   announce(before, payload, message);
   updateButtons();
   updateUrl();
-  noteGame(payload);
+  noteGame(payload, location.pathname);
   page.clock.follow(payload, isPuzzle() && !link);
   showClock();
   page.replay.renderList(payload);
@@ -55,6 +56,7 @@ export function show(payload, { animate = false } = {}) {
     const card = page.card;
     noteResult(gameName, payload, { players: card.players, scoreOrder: card.score_order, ms: page.clock.ms });
   }
+  showDaily(payload, page.clock.ms);
   page.board.setEnabled(!page.thinking && seatToMove() === PERSON);
   scheduleAi();
 }
@@ -64,7 +66,7 @@ function newBoard(view) {
   const board = page.renderer.createBoard($("board"), {
     onMove: playMove, toolbar: $("game-controls"),
     onNewGame: (params) => newGame(params).catch((e) => showNotice(e.message)),
-    fetchAnalysis: can("analyzer") ? () => api("GET", `/api/v1/sessions/${page.current.session}/analysis`) : null,
+    fetchAnalysis: can("analyzer") ? fetchAnalysis : null,
   });
   page.board = board;
   page.boardKind = view.kind;
@@ -72,6 +74,12 @@ function newBoard(view) {
   // The page's layout follows the board's shape (docs/adding-a-game.md: `layout`).
   if (board.layout) document.body.dataset.layout = board.layout;
   else delete document.body.dataset.layout;
+}
+
+// The analysis of the position (a daily's result line counts it as a hint).
+function fetchAnalysis() {
+  countHint();
+  return api("GET", `/api/v1/sessions/${page.current.session}/analysis`);
 }
 
 // Against the AI (one seat a person's, the other the AI's; not online) the status says whose
@@ -139,11 +147,12 @@ export function updateButtons() {
   $("game-controls").classList.toggle("online-hidden", linked);  // e.g. analysis: not online
   $("again").classList.toggle("online-hidden", linked && !playing);
   $("again").textContent = linked ? "Rematch" : "Play again";
+  $("again").hidden = Boolean(page.daily);  // a daily is played once: its bar shares the result
   $("undo").textContent = linked ? "Takeback" : "Undo";
   $("new").textContent = linked ? "Rematch" : "New game";
   $("draw").hidden = !playing || over;
   $("resign").hidden = !playing || over;
-  $("play-online").hidden = linked || card.players !== 2 || over;
+  $("play-online").hidden = linked || card.players !== 2 || over || Boolean(page.daily);
   $("share").hidden = linked;  // every game shares a link to watch it (two-player games too)
   if (linked) {
     const offer = current.online?.offer;

@@ -117,7 +117,8 @@ export function statsShape(stats) {
 }
 
 // The Statistics dialog's content: the counts, the best per parameter set, a chart.
-export function renderStats(container, game, { players, scoreOrder, scoreUnit = "", describe = (params) => params }) {
+// `daily`: the daily puzzles' streak (daily.js), the same on every game's page.
+export function renderStats(container, game, { players, scoreOrder, scoreUnit = "", describe = (params) => params, daily = null }) {
   const stats = loadStats(game);
   const { current } = streaks(stats.recent);
   container.textContent = "";
@@ -128,6 +129,10 @@ export function renderStats(container, game, { players, scoreOrder, scoreUnit = 
   const rows = [["Played", stats.played], ["Won", `${stats.won} (${rate}%)`],
     ["Current streak", current], ["Best streak", stats.bestStreak]];
   if (withHelp) rows.push(["Solved with help", withHelp]);
+  if (daily?.best) {  // once a daily was solved on its day
+    const days = (n) => `${n} day${n === 1 ? "" : "s"}`;
+    rows.push(["Daily streak", days(daily.current)], ["Best daily streak", days(daily.best)]);
+  }
   for (const [label, value] of rows) {
     const item = document.createElement("div");
     item.innerHTML = "<dt></dt><dd></dd>";

@@ -6,6 +6,7 @@
 // why. docs/playing.md ("Moving to another device") documents the format.
 import { mergeStats, statsShape } from "./stats.js";
 import { mergeUnfinished } from "./unfinished.js";
+import { KEY as DAILY, dailyShape, mergeDaily } from "./daily.js";
 
 export const FORMAT = "gridgames-browser-data";
 export const VERSION = 1;  // files of this version and older are read
@@ -80,6 +81,12 @@ function merged(key, theirs, mine, scoreOrders) {
     if (!Array.isArray(their) || !their.every((g) => typeof g?.session === "string" && typeof g.at === "number")) refuse(`The file is broken: ${key}.`);
     const kept = own(mine, []);
     return JSON.stringify(mergeUnfinished(Array.isArray(kept) ? kept : [], their));
+  }
+  if (key === DAILY) {  // the daily puzzles' results (files made before them have none)
+    const their = parsed(theirs, key);
+    if (!dailyShape(their)) refuse(`The file is broken: ${key}.`);
+    const kept = own(mine, {});
+    return JSON.stringify(mergeDaily(dailyShape(kept) ? kept : {}, their));
   }
   if (key === `${PREFIX}polar-solved`) {
     const their = parsed(theirs, key);

@@ -21,16 +21,18 @@ export function gameKey(payload) {
   return payload.session ?? `link:${payload.link}`;
 }
 
-// Called with every payload the game page shows.
-export function noteGame(payload) {
+// Called with every payload the game page shows, and the page's path (a daily's page is
+// where its game opens again).
+export function noteGame(payload, path = "") {
   const key = gameKey(payload);
   const others = unfinishedGames().filter((g) => g.session !== key);
   if (payload.status.over || payload.moves.length === 0) {
     store(others);
     return;
   }
+  const daily = path.startsWith("/daily/") ? { path } : {};
   store([{ session: key, game: payload.game, title: payload.title,
-           at: Date.now() }, ...others]);
+           at: Date.now(), ...daily }, ...others]);
 }
 
 // Two browsers' lists as one: each game once (the newer entry), newest first.
@@ -47,7 +49,8 @@ export function mergeUnfinished(mine, theirs) {
 export function gameUrl(entry) {
   const linked = entry.session.startsWith("link:");
   const query = linked ? `link=${encodeURIComponent(entry.session.slice(5))}` : `session=${encodeURIComponent(entry.session)}`;
-  return `/play/${encodeURIComponent(entry.game)}?${query}`;
+  const path = typeof entry.path === "string" && /^\/daily\/[\w/-]+$/.test(entry.path) ? entry.path : `/play/${encodeURIComponent(entry.game)}`;
+  return `${path}?${query}`;
 }
 
 export function forgetGame(session) {
