@@ -42,13 +42,12 @@ import numpy as np
 from numba import njit
 from numba.typed import List
 
-from gridgames.games.polar import fastsolver as fast
-from gridgames.games.polar import solver as reference
+from gridgames.games.polar import fastbounds, fastsolver, faststore, fastwalk, rules
 from gridgames.games.polar.analysis import NEVER, bombable_mountains, push_bound
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 
 CELLS = GRID.size
-ROW = fast.ROW_BYTES  # the kernels' board rows: 96 cells, then padding
+ROW = faststore.ROW_BYTES  # the kernels' board rows: 96 cells, then padding
 KINDS = (ICE, HEART, BOMB)
 PENGUIN_BITS = 7
 FLAG_BITS = 13  # g (6), bound (6), expanded (1), at the top of the last word
@@ -392,6 +391,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
     scratch = np.zeros(CELLS, np.uint8)
     dist = np.empty(CELLS, np.int32)
     queue = np.empty(CELLS, np.int32)
+    events = np.empty((rules.MOST_EVENTS, rules.EVENT_WIDTH), np.int32)  # read by `moved`
     var_index = np.full(CELLS, -1, np.int64)
     for i in range(var_cells.size):
         var_index[var_cells[i]] = i
@@ -425,14 +425,14 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
             if kind >= 0:
                 members[kind, counts[kind]] = i
                 counts[kind] += 1
-        table_key = fast.table_key(cells, mountain_id)
-        prow = fast.find_row(keymap, table_key)
-        if prow >= fast.TABLES - 1:
+        table_key = fastbounds.table_key(cells, mountain_id)
+        prow = fastbounds.find_row(keymap, table_key)
+        if prow >= fastbounds.TABLES - 1:
             prow = -1  # the spare row, kept for no key: worked out again each time
         bombs_left = table_key & 1
         meta[EXPANDED] += 1
         meta[LAYER_EXPANDED] += 1
-        fast.walk_reach(cells, penguin, nxt, dist, queue)
+        fastwalk.walk_reach(cells, penguin, nxt, dist, queue)
         gc = g + 1
         n_kids = 0
         for target in range(CELLS):
@@ -447,7 +447,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                 child = kids[n_kids]
                 for c in range(ROW):
                     child[c] = cells[c]
-                if not fast.push_at(child, target, d, nxt):
+                if not rules.moved(events, rules.push(child, target, d, nxt, events)):
                     continue
                 meta[GENERATED] += 1
                 landed = _landing(cells, child, target, d, nxt, tile)
@@ -457,7 +457,7 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                     continue
                 if kind == 1 and landed >= 0 and prow >= 0 and far_rows[prow, landed] >= never:
                     continue  # that heart can never get home: lost
-                first = fast.region_first(child, stand)
+                first = fastwalk.region_first(child, stand)
                 key = kid_keys[n_kids]
                 for w in range(words):
                     key[w] = parent_key[w]
@@ -503,11 +503,11 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                 _push_open(buckets, fill, max(gc + hc, f), at)
                 continue
             if kid_kind[m] != 2 and prow >= 0:  # the same tables as the parent's
-                hc = fast.bound_at(child, prow, bombs_left, bombable, nxt, never, far_rows,
+                hc = fastbounds.bound_at(child, prow, bombs_left, bombable, nxt, never, far_rows,
                                    crossed_rows, reach_rows, joint_rows, bomb_rows,
                                    walk_rows, True, -1, 0)
             else:
-                hc = fast.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
+                hc = fastbounds.relaxed_bound(child, mountain_id, bombable, nxt, never, keymap,
                                         far_rows, crossed_rows, reach_rows, joint_rows,
                                         bomb_rows, walk_rows, scratch, True, -1, 0)
             if hc >= never:
@@ -585,7 +585,7 @@ class ProofSearch:
         self.memory_cap = memory_cap
         self.max_load = max_load
         # The kernel's bound tables (a search of a handful of rows: only its tables are used).
-        self.tables = fast.Search(board, penguin, True, False, capacity=16)
+        self.tables = fastsolver.Search(board, penguin, True, False, capacity=16)
         self.table = np.zeros((max(16, 1 << (slots - 1).bit_length()), self.lay.words),
                               np.uint64)
         self.buckets = List([np.empty(0, np.uint32) for _ in range(MAX_F + 2)])
@@ -601,7 +601,7 @@ class ProofSearch:
             self.meta[BEST_GOAL] = 0
         elif self.start_bound < NEVER and self.start_bound <= target - 1:
             key = np.zeros(self.lay.words, np.uint64)
-            first = fast.region_first(self._row(board), penguin)
+            first = fastwalk.region_first(self._row(board), penguin)
             self._encode(self._row(board), first, key)
             slot = int(_add(self.table, key, self.start_bound))
             self.meta[STORED] = 1
@@ -658,7 +658,7 @@ class ProofSearch:
                 self.stopped = "time"
                 break
             status = expand(self.table, self.buckets, self.fill, self.meta, self.max_load,
-                            slice_size, reference._NXT, NEVER, lay.template, lay.var_cells,
+                            slice_size, rules.NEXT, NEVER, lay.template, lay.var_cells,
                             lay.mountains, lay.kind_tile, lay.kind_mode, lay.kind_offset,
                             lay.kind_bits, lay.count_offset, lay.binom, t.mountain_id,
                             t.bombable, t.keymap, t.far_rows, t.crossed_rows, t.reach_rows,
