@@ -1,4 +1,5 @@
-"""The compact-state proof search (proof.py) against the readable reference (solver.py).
+"""The compact-state proof search (proof.py, its keys and table) against the readable
+reference (solver.py).
 
 A proof of "at least B pushes" expands every state with g + bound <= B - 1; a bound that
 overestimated, or two states given one key, would let it miss a win and prove too much. So
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from gridgames.core.rng import Rng
-from gridgames.games.polar import proof
+from gridgames.games.polar import proof, proofkeys
 from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
 from gridgames.games.polar.generator import scatter
 from gridgames.games.polar.packs import builtin_pack
@@ -80,12 +81,12 @@ def test_keys_round_trip_ranked_and_masked():
     rng = Rng("polar proof keys")
     for make in (crowded_board, many_ice_board):
         board, penguin = make(rng)
-        lay = proof.layout(board)
-        assert (lay.kind_mode[0] == proof.MASK_MODE) == (make is many_ice_board)
-        row = np.zeros(proof.ROW, np.uint8)
+        lay = proofkeys.layout(board)
+        assert (lay.kind_mode[0] == proofkeys.MASK_MODE) == (make is many_ice_board)
+        row = np.zeros(proofkeys.ROW, np.uint8)
         row[:GRID.size] = np.frombuffer(board, np.uint8)
         key = np.zeros(lay.words, np.uint64)
-        proof.encode(row, penguin, key, lay.var_cells, lay.mountains, lay.kind_mode,
+        proofkeys.encode(row, penguin, key, lay.var_cells, lay.mountains, lay.kind_mode,
                      lay.kind_offset, lay.kind_bits, lay.count_offset, lay.binom)
         ps = proof.ProofSearch(board, penguin, 5)
         cells, at = ps.decode(key)

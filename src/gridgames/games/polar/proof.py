@@ -1,331 +1,54 @@
 """Lower bounds on the fewest pushes of a Polar level, proven by a search whose states are
-small: A* over pushes with the open list in layers by f = g + bound, pruned at the bound
-being proven, no parents kept.
-
-To prove "every win needs at least B pushes", it is enough to expand every state reached
-with g + h <= B - 1 (h: the kernel's admissible bound, fastsolver's `relaxed_bound`) and
-find no win. States are kept in one open-addressing table of fixed-width keys; the open list
-is a stack of table slots per f value, taken lowest f first, so when the layer of f is used
-up, every state with a smaller f is expanded and the level needs at least f + 1 pushes (a
-lower bound proven at every layer, not only at the end).
-
-A state's key (exact, not a hash): only what can change.
-- the penguin: its walking region's first cell (fastsolver.region_first), 7 bits;
-- a bit for each mountain a bomb might one day meet (analysis.bombable_mountains);
-- for each kind of movable (ice block, heart, bomb), the set of cells it is on, as a rank
-  in the combinatorial number system (Knuth, TAOCP 7.2.1.3) among the sets of that size of
-  the cells an object can ever be on (not trees, houses or lasting mountains), offset by
-  the sets with fewer (objects are only ever destroyed, never made, so at most the start's
-  count). A kind whose sets do not fit in 62 bits is kept as one bit a cell instead.
-The top 13 bits of the last 64-bit word hold the state's g (6 bits), its bound (6 bits)
-and whether it was expanded (1 bit); they are masked off when keys are compared. Original
-level 5 (89 such cells, 3 ice blocks, 8 hearts, 7 bombs, 11 mountains) takes 105 bits: two
-words, 16 bytes a slot.
-
-The bound may drop by more than one in a push, so a state may be reached again with a
-smaller g: its g is lowered and it is opened again (the expanded bit cleared). A child's
-bound is at least its parent's less one (pathmax; still admissible since a push costs
-one), stored with it.
-
-The rules are the kernels' (fastsolver.push_at, region_first, walk_reach, relaxed_bound),
-used through the module object so that they can move in one place.
+small: A* over pushes with the open list in layers by f = g + bound, pruned at the bound B
+being proven, no parents kept. Expanding every state with g + h <= B - 1 (h: the kernels'
+admissible bound) and finding no win proves B; each layer of f used up proves f + 1 on the
+way. A state reached again with a smaller g is opened again (the bound may drop by more
+than one in a push); a child's bound is at least its parent's less one (pathmax). The keys
+are proofkeys.py's, the table prooftable.py's, the rules and the bound the kernels'.
+docs/machine-play.md ("Proofs in compact states") has the design and the figures.
 """
 
 from __future__ import annotations
 
-import math
 import resource
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 from numba.typed import List
 
-from gridgames.games.polar import fastbounds, fastsolver, faststore, fastwalk, rules
-from gridgames.games.polar.analysis import NEVER, bombable_mountains, push_bound
-from gridgames.games.polar.board import BOMB, EMPTY, GRID, HEART, HOUSE, ICE, MOUNTAIN, TREE
+from gridgames.games.polar import fastbounds, fastsolver, fastwalk, rules
+from gridgames.games.polar.analysis import NEVER, push_bound
+from gridgames.games.polar.board import BOMB, EMPTY, HEART, ICE, MOUNTAIN
+from gridgames.games.polar.proofkeys import (
+    CELLS,
+    PENGUIN_BITS,
+    RANK_MODE,
+    ROW,
+    clear_bits,
+    decode,
+    encode,
+    layout,
+    put_bits,
+    ranked,
+)
+from gridgames.games.polar.prooftable import (
+    KEY_MASK_LAST,
+    add_start,
+    find_key,
+    flags_of,
+    key_hash,
+    push_open,
+    rebuild,
+    set_flags,
+)
 
-CELLS = GRID.size
-ROW = faststore.ROW_BYTES  # the kernels' board rows: 96 cells, then padding
-KINDS = (ICE, HEART, BOMB)
-PENGUIN_BITS = 7
-FLAG_BITS = 13  # g (6), bound (6), expanded (1), at the top of the last word
-G_SHIFT, H_SHIFT, CLOSED_SHIFT = 51, 57, 63
-KEY_MASK_LAST = (1 << G_SHIFT) - 1
 MAX_F = 62  # g and bound fit 6 bits
-RANK_BITS = 62  # a kind whose sets need more is kept as a mask
-MASK_MODE, RANK_MODE = 0, 1
 # Kernel status
 RUNNING, LAYER_DONE, EXHAUSTED, GROW = range(4)
 # meta slots
 F_CUR, STORED, EXPANDED, GENERATED, BEST_GOAL, LIMIT, LAYER_EXPANDED, REOPENED, TOUCHED = range(9)
-
-
-@dataclass
-class Layout:
-    """Where each part of a state's key lies (bit offsets), and the tables to rank sets."""
-
-    board: bytes
-    var_cells: np.ndarray  # the cells an object can ever be on, in order
-    mountains: np.ndarray  # bombable mountains, one key bit each
-    template: np.ndarray  # the board with every changing cell empty (trees, houses, lasting)
-    kind_tile: np.ndarray  # ICE, HEART, BOMB
-    kind_mode: np.ndarray  # RANK_MODE or MASK_MODE
-    kind_offset: np.ndarray  # bit offset of each kind's field
-    kind_bits: np.ndarray
-    count_offset: np.ndarray  # [kind, k]: ranks of the sets with fewer than k objects
-    binom: np.ndarray  # [i, k] = C(i, k), uint64, k up to the most objects of a kind
-    bits: int
-    words: int
-    kinds_max: list[int] = field(default_factory=list)
-
-
-def layout(board: bytes) -> Layout:
-    bombable = bombable_mountains(board)
-    var = [c for c, t in enumerate(board)
-           if t in (EMPTY, ICE, HEART, BOMB) or (t == MOUNTAIN and c in bombable)]
-    template = np.array([t if (t in (TREE, HOUSE) or (t == MOUNTAIN and c not in bombable))
-                         else EMPTY for c, t in enumerate(board)] + [0] * (ROW - CELLS),
-                        np.uint8)
-    n = len(var)
-    most = [board.count(t) for t in KINDS]
-    kmax = max(most + [1])
-    binom = np.zeros((n + 1, kmax + 1), np.uint64)
-    modes, offsets, widths = [], [], []
-    count_offset = np.zeros((3, kmax + 2), np.uint64)
-    offset = PENGUIN_BITS + len(bombable)
-    for j, k in enumerate(most):
-        total = sum(math.comb(n, i) for i in range(k + 1))
-        if (total - 1).bit_length() <= RANK_BITS:
-            modes.append(RANK_MODE)
-            width = max(1, (total - 1).bit_length())
-            for i in range(k + 1):
-                count_offset[j, i + 1] = count_offset[j, i] + math.comb(n, i)
-        else:
-            modes.append(MASK_MODE)
-            width = n
-        offsets.append(offset)
-        widths.append(width)
-        offset += width
-    for i in range(n + 1):
-        for k in range(kmax + 1):
-            value = math.comb(i, k)
-            binom[i, k] = value if value < 1 << 64 else 0  # only the ranked kinds read it
-    words = (offset + FLAG_BITS + 63) // 64
-    return Layout(bytes(board), np.array(var, np.int16), np.array(sorted(bombable), np.int16),
-                  template, np.array(KINDS, np.uint8), np.array(modes, np.int8),
-                  np.array(offsets, np.int64), np.array(widths, np.int64), count_offset, binom,
-                  offset, words, most)
-
-
-@njit(cache=True, inline="always")
-def _put(key, offset, value, nbits):
-    w = offset >> 6
-    s = offset & 63
-    key[w] |= np.uint64(value) << np.uint64(s)
-    if s + nbits > 64:
-        key[w + 1] |= np.uint64(value) >> np.uint64(64 - s)
-
-
-@njit(cache=True, inline="always")
-def _get(key, offset, nbits):
-    w = offset >> 6
-    s = offset & 63
-    value = key[w] >> np.uint64(s)
-    if s + nbits > 64:
-        value |= key[w + 1] << np.uint64(64 - s)
-    if nbits < 64:
-        value &= (np.uint64(1) << np.uint64(nbits)) - np.uint64(1)
-    return value
-
-
-@njit(cache=True)
-def encode(cells, penguin, key, var_cells, mountains, kind_mode, kind_offset, kind_bits,
-           count_offset, binom):
-    """The key of a board and penguin key (a region's first cell), into key (zeroed here)."""
-    for w in range(key.size):
-        key[w] = 0
-    _put(key, 0, penguin + 1, PENGUIN_BITS)
-    for j in range(mountains.size):
-        if cells[mountains[j]] == MOUNTAIN:
-            _put(key, PENGUIN_BITS + j, 1, 1)
-    c0 = c1 = c2 = 0
-    r0 = r1 = r2 = np.uint64(0)
-    for i in range(var_cells.size):
-        t = cells[var_cells[i]]
-        if t == ICE:
-            if kind_mode[0] == RANK_MODE:
-                c0 += 1
-                r0 += binom[i, c0]
-            else:
-                _put(key, kind_offset[0] + i, 1, 1)
-        elif t == HEART:
-            if kind_mode[1] == RANK_MODE:
-                c1 += 1
-                r1 += binom[i, c1]
-            else:
-                _put(key, kind_offset[1] + i, 1, 1)
-        elif t == BOMB:
-            if kind_mode[2] == RANK_MODE:
-                c2 += 1
-                r2 += binom[i, c2]
-            else:
-                _put(key, kind_offset[2] + i, 1, 1)
-    if kind_mode[0] == RANK_MODE:
-        _put(key, kind_offset[0], count_offset[0, c0] + r0, kind_bits[0])
-    if kind_mode[1] == RANK_MODE:
-        _put(key, kind_offset[1], count_offset[1, c1] + r1, kind_bits[1])
-    if kind_mode[2] == RANK_MODE:
-        _put(key, kind_offset[2], count_offset[2, c2] + r2, kind_bits[2])
-
-
-@njit(cache=True)
-def decode(key, cells, template, var_cells, mountains, kind_tile, kind_mode, kind_offset,
-           kind_bits, count_offset, binom):
-    """The board of a key into cells (a kernel row); returns the penguin key."""
-    for c in range(template.size):
-        cells[c] = template[c]
-    for j in range(mountains.size):
-        if _get(key, PENGUIN_BITS + j, 1):
-            cells[mountains[j]] = MOUNTAIN
-    n = var_cells.size
-    for kind in range(3):
-        tile = kind_tile[kind]
-        if kind_mode[kind] == MASK_MODE:
-            for i in range(n):
-                if _get(key, kind_offset[kind] + i, 1):
-                    cells[var_cells[i]] = tile
-            continue
-        r = _get(key, kind_offset[kind], kind_bits[kind])
-        k = 0
-        while k + 1 < count_offset.shape[1] and count_offset[kind, k + 1] <= r:
-            k += 1  # the sets of k objects: count_offset[k] <= r < count_offset[k + 1]
-        r -= count_offset[kind, k]
-        i = n - 1
-        for j in range(k, 0, -1):
-            while binom[i, j] > r:
-                i -= 1
-            r -= binom[i, j]
-            cells[var_cells[i]] = tile
-            i -= 1
-    return np.int64(_get(key, 0, PENGUIN_BITS)) - 1
-
-
-@njit(cache=True, inline="always")
-def _hash(key):
-    h = np.uint64(0x9E3779B97F4A7C15)
-    last = key.size - 1
-    for w in range(key.size):
-        v = key[w]
-        if w == last:
-            v &= np.uint64(KEY_MASK_LAST)
-        h ^= v
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-        h *= np.uint64(0x94D049BB133111EB)
-        h ^= h >> np.uint64(29)
-    return h
-
-
-@njit(cache=True)
-def _find(table, key, h):
-    """The slot holding key, or the empty slot where it would go (then -1 - slot)."""
-    mask = np.uint64(table.shape[0] - 1)
-    slot = h & mask
-    words = key.size
-    last = words - 1
-    keep = np.uint64(KEY_MASK_LAST)
-    while True:
-        s = np.int64(slot)
-        if table[s, 0] == 0:
-            return -1 - s
-        same = True
-        for w in range(last):
-            if table[s, w] != key[w]:
-                same = False
-                break
-        if same and (table[s, last] & keep) == (key[last] & keep):
-            return s
-        slot = (slot + np.uint64(1)) & mask
-
-
-@njit(cache=True)
-def _add(table, key, h):
-    """Put the start's key in the table (g 0, bound h); returns its slot."""
-    slot = -1 - _find(table, key, _hash(key))
-    for w in range(key.size):
-        table[slot, w] = key[w]
-    _set_flags(table, slot, 0, h, 0)
-    return slot
-
-
-@njit(cache=True, inline="always")
-def _flags(table, s):
-    v = table[s, table.shape[1] - 1]
-    g = np.int64((v >> np.uint64(G_SHIFT)) & np.uint64(63))
-    h = np.int64((v >> np.uint64(H_SHIFT)) & np.uint64(63))
-    closed = np.int64(v >> np.uint64(CLOSED_SHIFT))
-    return g, h, closed
-
-
-@njit(cache=True, inline="always")
-def _set_flags(table, s, g, h, closed):
-    last = table.shape[1] - 1
-    v = table[s, last] & np.uint64(KEY_MASK_LAST)
-    v |= np.uint64(g) << np.uint64(G_SHIFT)
-    v |= np.uint64(h) << np.uint64(H_SHIFT)
-    v |= np.uint64(closed) << np.uint64(CLOSED_SHIFT)
-    table[s, last] = v
-
-
-@njit(cache=True)
-def _push_open(buckets, fill, f, slot):
-    arr = buckets[f]
-    n = fill[f]
-    if n == arr.size:
-        bigger = np.empty(max(1024, arr.size + arr.size // 2), np.uint32)
-        bigger[:n] = arr
-        buckets[f] = bigger
-        arr = bigger
-    arr[n] = np.uint32(slot)
-    fill[f] = n + 1
-
-
-@njit(cache=True)
-def rebuild(old, table, buckets, fill, f_cur):
-    """Move every state of old into table (a fresh, larger one) and open list again from the
-    states not yet expanded (each once, in the layer of its f, not below the current)."""
-    words = old.shape[1]
-    mask = np.uint64(table.shape[0] - 1)
-    key = np.empty(words, np.uint64)
-    for f in range(fill.size):
-        fill[f] = 0
-    for s in range(old.shape[0]):
-        if old[s, 0] == 0:
-            continue
-        for w in range(words):
-            key[w] = old[s, w]
-        slot = _hash(key) & mask
-        while table[np.int64(slot), 0] != 0:
-            slot = (slot + np.uint64(1)) & mask
-        t = np.int64(slot)
-        for w in range(words):
-            table[t, w] = key[w]
-        g, h, closed = _flags(old, s)
-        if not closed:
-            _push_open(buckets, fill, max(g + h, f_cur), t)
-
-
-@njit(cache=True, inline="always")
-def _clear(key, offset, nbits):
-    w = offset >> 6
-    s = offset & 63
-    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
-    low = ones if nbits >= 64 else (np.uint64(1) << np.uint64(nbits)) - np.uint64(1)
-    key[w] &= ~(low << np.uint64(s))
-    if s + nbits > 64:
-        key[w + 1] &= ~(low >> np.uint64(64 - s))
 
 
 @njit(cache=True)
@@ -342,29 +65,6 @@ def _landing(cells, child, target, d, nxt, tile):
             break
         pos = n
     return pos if child[pos] == tile else -1
-
-
-@njit(cache=True)
-def _ranked(members, k, gone, added, binom):
-    """The rank of a sorted set of k var indices with `gone` taken out and `added` put in
-    (-1: none): the sum of C(index, position) in the combinatorial number system."""
-    r = np.uint64(0)
-    j = 0
-    placed = added < 0
-    for m in range(k):
-        e = members[m]
-        if e == gone:
-            continue
-        if not placed and added < e:
-            j += 1
-            r += binom[added, j]
-            placed = True
-        j += 1
-        r += binom[e, j]
-    if not placed:
-        j += 1
-        r += binom[added, j]
-    return r
 
 
 @njit(cache=True)
@@ -409,10 +109,10 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
             return LAYER_DONE
         fill[f] -= 1
         s = np.int64(buckets[f][fill[f]])
-        g, h, closed = _flags(table, s)
+        g, h, closed = flags_of(table, s)
         if closed:
             continue
-        _set_flags(table, s, g, h, 1)
+        set_flags(table, s, g, h, 1)
         for w in range(words):
             parent_key[w] = table[s, w]
         parent_key[last] &= np.uint64(KEY_MASK_LAST)
@@ -461,24 +161,24 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
                 key = kid_keys[n_kids]
                 for w in range(words):
                     key[w] = parent_key[w]
-                _clear(key, 0, PENGUIN_BITS)
-                _put(key, 0, first + 1, PENGUIN_BITS)
+                clear_bits(key, 0, PENGUIN_BITS)
+                put_bits(key, 0, first + 1, PENGUIN_BITS)
                 if kind == 2 and landed < 0:  # a bomb went off with a mountain
                     for j in range(mountains.size):
                         if child[mountains[j]] != MOUNTAIN:
-                            _clear(key, PENGUIN_BITS + j, 1)
+                            clear_bits(key, PENGUIN_BITS + j, 1)
                 gone = var_index[target]
                 added = var_index[landed] if landed >= 0 else -1
                 if kind_mode[kind] == RANK_MODE:
                     k = counts[kind] - (1 if landed < 0 else 0)
-                    r = _ranked(members[kind], counts[kind], gone, added, binom)
-                    _clear(key, kind_offset[kind], kind_bits[kind])
-                    _put(key, kind_offset[kind], count_offset[kind, k] + r, kind_bits[kind])
+                    r = ranked(members[kind], counts[kind], gone, added, binom)
+                    clear_bits(key, kind_offset[kind], kind_bits[kind])
+                    put_bits(key, kind_offset[kind], count_offset[kind, k] + r, kind_bits[kind])
                 else:
-                    _clear(key, kind_offset[kind] + gone, 1)
+                    clear_bits(key, kind_offset[kind] + gone, 1)
                     if added >= 0:
-                        _put(key, kind_offset[kind] + added, 1, 1)
-                kid_hash[n_kids] = _hash(key)
+                        put_bits(key, kind_offset[kind] + added, 1, 1)
+                kid_hash[n_kids] = key_hash(key)
                 kid_kind[n_kids] = kind
                 n_kids += 1
         # Touch every child's first slot in one tight loop: the loads miss the cache
@@ -490,17 +190,17 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
         for m in range(n_kids):
             key = kid_keys[m]
             child = kids[m]
-            at = _find(table, key, kid_hash[m])
+            at = find_key(table, key, kid_hash[m])
             if at >= 0:
-                g_old, h_old, _ = _flags(table, at)
+                g_old, h_old, _ = flags_of(table, at)
                 if g_old <= gc:
                     continue
                 hc = max(h_old, h - 1)  # reached with fewer pushes: open it again
                 if gc + hc > limit:
                     continue
-                _set_flags(table, at, gc, hc, 0)
+                set_flags(table, at, gc, hc, 0)
                 meta[REOPENED] += 1
-                _push_open(buckets, fill, max(gc + hc, f), at)
+                push_open(buckets, fill, max(gc + hc, f), at)
                 continue
             if kid_kind[m] != 2 and prow >= 0:  # the same tables as the parent's
                 hc = fastbounds.bound_at(child, prow, bombs_left, bombable, nxt, never, far_rows,
@@ -518,9 +218,9 @@ def expand(table, buckets, fill, meta, max_load, slice_size, nxt, never, lay_tem
             slot = -1 - at
             for w in range(words):
                 table[slot, w] = key[w]
-            _set_flags(table, slot, gc, hc, 0)
+            set_flags(table, slot, gc, hc, 0)
             meta[STORED] += 1
-            _push_open(buckets, fill, max(gc + hc, f), slot)
+            push_open(buckets, fill, max(gc + hc, f), slot)
     return RUNNING
 
 
@@ -603,9 +303,9 @@ class ProofSearch:
             key = np.zeros(self.lay.words, np.uint64)
             first = fastwalk.region_first(self._row(board), penguin)
             self._encode(self._row(board), first, key)
-            slot = int(_add(self.table, key, self.start_bound))
+            slot = int(add_start(self.table, key, self.start_bound))
             self.meta[STORED] = 1
-            _push_open(self.buckets, self.fill, self.start_bound, slot)
+            push_open(self.buckets, self.fill, self.start_bound, slot)
         self.meta[F_CUR] = min(self.start_bound, MAX_F + 1)
 
     @staticmethod
