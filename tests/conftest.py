@@ -49,7 +49,11 @@ WARM_UPS = (
     " parallel.warm(NEXT)",
     "from gridgames.games.polar.hints import PolarHints; PolarHints().warm();"
     " from gridgames.games.trilobite.analyzer import SolverPool, TrilobiteAnalyzer;"
-    " TrilobiteAnalyzer(SolverPool()).warm()",
+    " TrilobiteAnalyzer(SolverPool()).warm();"
+    # The proof search's kernels (10 s of CPU): beside the first line's 27 s, not in a test.
+    " from gridgames.games.polar.packs import builtin_pack; from gridgames.games.polar.proof"
+    " import prove; level = builtin_pack('original')[0];"
+    " prove(bytes(level.board), level.penguin, 14, max_seconds=60, slots=1024)",
 )
 
 

@@ -68,7 +68,7 @@ def test_proof_agrees_with_the_reference_on_random_boards():
 
 @pytest.mark.slow
 def test_proof_agrees_with_the_reference_on_more_random_boards():
-    compare_with_reference("polar proof more", 30, 20)
+    compare_with_reference("polar proof more", 15, 10)
 
 
 def many_ice_board(rng: Rng) -> tuple[bytes, int]:
