@@ -227,7 +227,7 @@ def test_a_live_connection_through_the_proxy_gets_the_other_seats_move(proxied):
     live = f"wss://localhost:{proxied.https}{API}/links/{o}/live"
 
     with connect(live, ssl=proxied.tls, origin=proxied.origin, proxy=None,
-                 open_timeout=10) as page:
+                 open_timeout=30) as page:  # a loaded 2-core CI took 10 s once
         first = json.loads(page.recv(timeout=10))
         assert first["type"] == "state" and first["payload"]["moves"] == []
         moved = proxied.call("POST", f"{API}/links/{x}/move", {"move": "b2"}, "127.0.0.12",
