@@ -10,6 +10,7 @@ import pytest
 
 from gridgames.core.errors import BadInput
 from gridgames.store import Conflict, GameRecord, NotFound, open_store
+from gridgames.store.lobby import PlayerRecord
 from gridgames.store.schema import LATEST
 from gridgames.store.sqlite import restore
 
@@ -231,18 +232,22 @@ def test_a_daily_start_is_kept_once(store):
     assert store.daily("2026-11-26", "polar") is None
 
 
-def test_a_database_of_schema_3_gets_the_dailies_table(tmp_path):
+def test_a_database_of_schema_3_gets_the_dailies_and_the_lobbys_tables(tmp_path):
     path = str(tmp_path / "games.db")
     store = open_store(path)
     store.create(record())
     with store.transaction() as cur:  # as gridgames before the daily puzzles left it
-        store._run(cur, "DROP TABLE dailies")
-        store._run(cur, "UPDATE schema_version SET version = 3")
+        for statement in ("DROP TABLE dailies", "DROP TABLE seeks", "DROP TABLE ratings",
+                          "DROP TABLE players", "DROP INDEX links_by_player",
+                          "ALTER TABLE links DROP COLUMN player_id",
+                          "UPDATE schema_version SET version = 3"):
+            store._run(cur, statement)
     store.close()
     again = open_store(path)
     try:
-        assert again.schema_version() == LATEST == 4
+        assert again.schema_version() == LATEST == 5
         assert again.keep_daily("2026-11-27", "polar", "kept") == "kept"
+        assert again.add_player(PlayerRecord("p1", "Ann"), "hash", "ann")
         assert again.load("g1234567").moves == ["4", "4"]
     finally:
         again.close()

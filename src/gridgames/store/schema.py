@@ -5,7 +5,9 @@ A link's `seat` is the player's index, or -1 for a spectator; `seen_at` and `con
 when a page last held the link's live connection (a player's presence). `health` holds one
 row that the readiness probe writes afresh (BYTEA: a blob in both databases). `dailies`
 holds the start made for a daily puzzle (daily.py), one row a date and puzzle, written once
-(insert-if-absent: the first process to make it wins, the others read it)."""
+(insert-if-absent: the first process to make it wins, the others read it). `players`,
+`seeks` and `ratings` are the lobby's (store/lobby.py); a link's `player_id` says which
+player holds it, when a lobby made the game."""
 
 from __future__ import annotations
 
@@ -52,6 +54,42 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             start_desc TEXT NOT NULL,
             created_at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (day, puzzle))""",
+    ),
+    (  # version 5: players, the lobby's seeks, ratings; who holds a link
+        """CREATE TABLE players (
+            id TEXT PRIMARY KEY,
+            secret_hash TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            bot INTEGER NOT NULL DEFAULT 0,
+            blocked TEXT NOT NULL DEFAULT '[]',
+            created_at DOUBLE PRECISION NOT NULL,
+            seen_at DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE seeks (
+            id TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+            game TEXT NOT NULL,
+            params TEXT NOT NULL,
+            quick INTEGER NOT NULL,
+            rated INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            seen_at DOUBLE PRECISION NOT NULL,
+            game_id TEXT,
+            link TEXT)""",
+        "CREATE INDEX seeks_by_player ON seeks (player_id)",
+        """CREATE TABLE ratings (
+            player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            deviation DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (player_id, kind))""",
+        "ALTER TABLE links ADD COLUMN player_id TEXT",
+        "CREATE INDEX links_by_player ON links (player_id)",
     ),
 )
 LATEST = len(MIGRATIONS)

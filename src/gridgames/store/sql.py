@@ -24,6 +24,7 @@ from typing import Any
 
 from gridgames.core.errors import BadInput
 from gridgames.core.stats import Counts, Histograms
+from gridgames.store.lobby import LobbyStore
 from gridgames.store.records import (
     DISK_FULL,
     Conflict,
@@ -56,7 +57,7 @@ class StoreStats:
         self.failures = Counts()
 
 
-class SqlStore(ABC):
+class SqlStore(LobbyStore, ABC):
     placeholder = "?"
     shared = False  # whether several server processes may use this store at once
     url: str

@@ -43,6 +43,7 @@ from gridgames.web.errors import describe_errors, install_error_handlers
 from gridgames.web.history_api import history_router
 from gridgames.web.levels_api import levels_router
 from gridgames.web.limits import BodyLimit
+from gridgames.web.lobby_api import lobby_router
 from gridgames.web.metrics import (
     Family,
     Metrics,
@@ -168,6 +169,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.include_router(levels_router(games))
     app.include_router(daily_router(api))
     app.include_router(online_router(api, on))
+    app.include_router(lobby_router(api, on))
     describe_errors(app)
 
     @app.get("/metrics", summary="Prometheus metrics (by default to this machine's clients "

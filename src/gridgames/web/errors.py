@@ -24,6 +24,11 @@ class ErrorBody(BaseModel):
     error: str
 
 
+class Unauthorized(BadInput):
+    """A request that needs a player and came without one, or with a secret nobody has
+    (401)."""
+
+
 class RateLimited(BadInput):
     """Too many requests of one kind from one client (429)."""
 
@@ -34,6 +39,7 @@ class RateLimited(BadInput):
 
 MEANING = {
     400: "malformed input: a bad params string, game ID, save file, body or move text",
+    401: "no player: send `Authorization: Bearer SECRET` with a player's secret",
     403: "a state-changing request from another site",
     404: "no such game, session or level",
     409: "refused by the rules or the turn order, or the game changed meanwhile: nothing "
@@ -88,6 +94,7 @@ def install_error_handlers(app: FastAPI) -> None:
         (IllegalMove, lambda err: (409, None)),
         (Conflict, lambda err: (409, None)),
         (RateLimited, lambda err: (429, err.retry_after)),
+        (Unauthorized, lambda err: (401, None)),
         (UnknownName, lambda err: (404, None)),
         (BadInput, lambda err: (400, None)),
         (Busy, lambda err: (429 if err.per_client else 503, err.retry_after)),

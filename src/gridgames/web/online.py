@@ -43,6 +43,17 @@ def fresh(round_number: int) -> dict[str, Any]:
     return {"round": round_number, "offer": None, "result": None, "next": None}
 
 
+def rematch_of(old: dict[str, Any]) -> dict[str, Any]:
+    """The online state of a rematch: the next round, a lobby game's players with the sides
+    swapped (their ratings as they are after the game), rated as the game before."""
+    new = fresh(old["round"] + 1)
+    if "players" in old:
+        new.update(rated=old["rated"], kind=old["kind"], players=[
+            {"id": p["id"], "name": p["name"], "rating": p.get("rating_after", p["rating"]),
+             "provisional": p["provisional"]} for p in reversed(old["players"])])
+    return new
+
+
 def state(room: Room) -> dict[str, Any]:
     return room.extra[ONLINE]
 
@@ -162,6 +173,7 @@ def view(room: Room, link: Link, links: list[Link], claim_seconds: float) -> dic
     """What a page holding `link` is told about the online game (never another's token)."""
     players = [next((x for x in links if x.seat == seat), None) for seat in (0, 1)]
     mine = state(room) if is_online(room) else {}
+    lobby = mine.get("players") or [{}, {}]  # a lobby game's players: names and ratings
     return {
         "round": mine.get("round", 1),
         "you": None if link.seat == SPECTATOR else link.seat,
@@ -171,7 +183,10 @@ def view(room: Room, link: Link, links: list[Link], claim_seconds: float) -> dic
         "claim_seconds": claim_seconds,
         "players": [{"joined": p is not None and p.seen_at is not None,
                      "connected": p is not None and p.seen_at is not None and connected(p),
-                     "gone_for": _whole(gone_for(p))} for p in players],
+                     "gone_for": _whole(gone_for(p)),
+                     **{k: v for k, v in who.items() if k != "id"}}
+                    for p, who in zip(players, lobby, strict=True)],
+        "rated": bool(mine.get("rated")),
         "watchers": sum(1 for x in links if x.seat == SPECTATOR and x.seen_at is not None
                         and connected(x)),
     }

@@ -21,6 +21,7 @@ from gridgames.web import online
 from gridgames.web.api import PREFIX, Api, Body, Move, payload
 from gridgames.web.errors import errors
 from gridgames.web.live import Hub
+from gridgames.web.lobby import Lobby
 from gridgames.web.rooms import PERSON, Room, new_id
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -50,6 +51,7 @@ class Online:
         self.api = api
         self.store = api.rooms.store
         config = api.config
+        self.lobby = Lobby(self.store, api.rooms, api.games)
         self.hub = hub or Hub(self.store, self.read_state, self.read_states, api.trusted,
                               config.live_pages, config.live_pages_per_client,
                               config.client_timeout)
@@ -100,8 +102,11 @@ class Online:
         """Run action(room, link) on the link's game, store it, tell every live page."""
         def run() -> tuple[dict[str, Any], Any]:
             link = self.link(token)
-            answer, result = self.api.rooms.change(
-                link.game_id, lambda t: action(t, link), lambda t: self.link_payload(t, link))
+            answer, (result, settled) = self.api.rooms.change(
+                link.game_id, lambda t: (action(t, link), self.lobby.settle(t)),
+                lambda t: self.link_payload(t, link))
+            if settled:  # a rated game has just ended
+                self.lobby.rate(link.game_id, settled)
             self.hub.changed(link.game_id)
             return answer, result
 
@@ -178,7 +183,7 @@ def online_router(api: Api, on: Online) -> APIRouter:
             old = rooms.get(link.game_id)
             game = old.session.game
             session = Session.new(game.name, old.session.params.format(), None, api.games)
-            extra = {online.ONLINE: online.fresh(online.state(old)["round"] + 1)}
+            extra = {online.ONLINE: online.rematch_of(online.state(old))}
             if old.extra.get("watched"):
                 extra["watched"] = True
             fresh = rooms.create(session, [PERSON, PERSON], extra)

@@ -15,8 +15,8 @@ export function passing(error) {
   return error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504;
 }
 
-export async function api(method, path, body) {
-  const options = { method, headers: {} };
+export async function api(method, path, body, headers = {}) {
+  const options = { method, headers: { ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

@@ -13,6 +13,7 @@ import { act, openSession } from "./actions.js";
 import { openLink } from "./linked.js";
 import { wireControls } from "./controls.js";
 import { createZoom } from "./zoom.js";
+import { mountLobby } from "./lobby.js";
 import { keptDailyGame, loadDailyStart, offerDailyLink } from "./daily-page.js";
 
 export async function start() {
@@ -52,8 +53,13 @@ export async function start() {
       return;
     }
   }
-  await openFromAddress(new URLSearchParams(location.search));
+  const query = new URLSearchParams(location.search);
+  await openFromAddress(query);
   offerDailyLink();
+  if (card.players === 2 && !query.get("link")) {  // seeks of this game, under the board
+    $("lobby").hidden = false;
+    mountLobby($("lobby"), [card], card.name);
+  }
 }
 
 async function openFromAddress(query) {

@@ -6,12 +6,14 @@ import { initTheme, toggleTheme } from "./theme.js";
 import { registerServiceWorker } from "./install.js";
 import { ago, forgetGame, gameUrl, unfinishedGames } from "./unfinished.js";
 import { dailyResult, dailyStreak } from "./daily.js";
+import { mountLobby } from "./lobby.js";
 
 const STEP_MS = 900;
 
 async function start() {
   initTheme(document.getElementById("theme"));
   document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement) return;  // typing a name
     if (event.key === "d" && !event.ctrlKey && !event.metaKey && !event.altKey) toggleTheme();
   });
   const list = document.getElementById("games");
@@ -24,6 +26,7 @@ async function start() {
   }
   showUnfinished();
   showDaily();
+  mountLobby(document.getElementById("lobby"), cards);
   for (const card of cards) {
     const item = document.createElement("li");
     item.className = "card";

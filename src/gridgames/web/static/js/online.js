@@ -95,6 +95,19 @@ export class OnlineLink {
   }
 }
 
+// A lobby game's players: "Red Alice (1500?) · Yellow Bob (1620) · rated", and after a rated
+// game each one's rating before and after.
+function playersLine(online, names) {
+  const line = document.createElement("span");
+  line.className = "players-line";
+  line.id = "players-line";
+  const rating = (p) => p.rating_after !== undefined && p.rating_after !== null
+    ? `${p.rating} → ${p.rating_after}` : `${p.rating}${p.provisional ? "?" : ""}`;
+  line.textContent = online.players.map((p, seat) => `${names[seat]} ${p.name} (${rating(p)})`).join(" · ")
+    + (online.rated ? " · rated" : " · casual");
+  return line;
+}
+
 // The bar under the status line: who you are, the opponent's presence, the open offer.
 export function renderBar(bar, payload, link, { names, actions }) {
   const online = payload.online;
@@ -102,6 +115,7 @@ export function renderBar(bar, payload, link, { names, actions }) {
   bar.hidden = !online;
   if (!online) return;
   const you = online.you;
+  if (online.players.every((p) => p.name)) bar.appendChild(playersLine(online, names));
   const line = document.createElement("span");
   line.className = "who";
   if (you === null) {
