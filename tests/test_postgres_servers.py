@@ -155,3 +155,78 @@ def test_a_dailys_first_requests_on_two_processes_get_one_level(two_servers):
         thread.join()
     (status_a, a), (status_b, b) = answers.values()
     assert status_a == status_b == 200 and a["id"] == b["id"] and a["id"].startswith("polar::")
+
+
+def _player(server, name):
+    status, made = server.call("POST", "/api/v1/players", {"name": name})
+    assert status == 201, made
+    return {"Authorization": f"Bearer {made['secret']}"}
+
+
+def test_a_seek_is_paired_once_across_two_processes(two_servers):
+    """Two players accept one seek at the same moment on different processes: one gets the
+    game, the other a clear refusal; the seeker's look on the first process finds it, and
+    the rated result reaches both processes."""
+    a, b = two_servers
+    ann, bob, cy = _player(a, "Ann"), _player(b, "Bob"), _player(a, "Cy")
+    status, made = a.call("POST", "/api/v1/seeks", {"game": "tictactoe", "seat": "first"}, ann)
+    assert status == 201, made
+    answers = []
+
+    def accept(server, who):
+        answers.append(server.call("POST", f"/api/v1/seeks/{made['seek']['id']}/accept",
+                                   None, who))
+
+    threads = [threading.Thread(target=accept, args=pair) for pair in ((b, bob), (a, cy))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(status for status, _ in answers)[0] == 200, answers
+    assert sorted(status for status, _ in answers)[1] in (404, 409), answers
+    winner_link = next(body["link"] for status, body in answers if status == 200)
+    paired = a.call("GET", "/api/v1/lobby", None, ann)[1]["paired"]
+    assert paired and b.call("POST", f"/api/v1/links/{paired['link']}/resign")[0] == 200
+    for server in (a, b):
+        shown = server.call("GET", f"/api/v1/links/{winner_link}")[1]["online"]["players"]
+        assert shown[1]["rating_after"] > 1500 > shown[0]["rating_after"]
+
+
+def test_a_bot_plays_a_person_through_its_event_stream(two_servers, tmp_path):
+    """examples/lobby_bot.py with a ConnectX agent of its own, on one process; the person
+    accepts its seek on the other and plays to the end."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    a, b = two_servers
+    agent = tmp_path / "agent.py"
+    agent.write_text("def agent(observation, configuration):\n"
+                     "    columns = configuration.columns\n"
+                     "    return next(c for c in range(columns) if observation.board[c] == 0)\n")
+    bot = subprocess.Popen(
+        [sys.executable, str(Path(__file__).parents[1] / "examples" / "lobby_bot.py"),
+         "--server", f"http://127.0.0.1:{a.port}", "--name", "Kaggler", "--params",
+         "width=3,height=3,line=3", "--connectx", str(agent), "--casual"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        person = _player(b, "Person")
+        deadline = time.monotonic() + 30
+        while not (seeks := b.call("GET", "/api/v1/lobby", None, person)[1]["seeks"]):
+            assert time.monotonic() < deadline, "the bot never sought a game"
+            time.sleep(0.2)
+        assert seeks[0]["player"] == "Kaggler" and seeks[0]["bot"] and not seeks[0]["rated"]
+        status, game = b.call("POST", f"/api/v1/seeks/{seeks[0]['id']}/accept", None, person)
+        assert status == 200, game
+        while not (now := b.call("GET", f"/api/v1/links/{game['link']}")[1])["status"]["over"]:
+            assert time.monotonic() < deadline + 30, "the game did not end"
+            if now["to_move"] == now["online"]["you"]:  # the person: the last column free
+                b.call("POST", f"/api/v1/links/{game['link']}/move",
+                       {"move": now["legal_moves"][-1]})
+            time.sleep(0.1)
+        assert now["online"]["players"][1 - now["online"]["you"]]["name"] == "Kaggler"
+        said = bot.communicate(timeout=15)[0]
+    finally:
+        bot.kill()
+    assert bot.returncode == 0 and "game 1:" in said and now["status"]["message"] in said, said

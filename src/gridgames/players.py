@@ -24,7 +24,7 @@ _SEPARATORS = " _-."
 _SHAPE = re.compile(r"[^\W_]+(?:[ _.\-][^\W_]+)*")  # words joined by single separators
 # Characters people mistake for one another, folded to one of them (after case-folding).
 _LOOK_ALIKE = str.maketrans({
-    "0": "o", "1": "l", "i": "l", "|": "l", "3": "e", "5": "s", "8": "b", "$": "s",
+    "0": "o", "1": "l", "i": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
     # Cyrillic
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
     "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "l", "ј": "j", "ѕ": "s",

@@ -1,0 +1,43 @@
+"""Players' names (players.py): the shape a name must have, and when two names are one."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.core.errors import BadInput
+from gridgames.players import check_name, name_key, secret_hash
+
+
+@pytest.mark.parametrize("same", [("Bob_1", "bob 1", "B0B-l", "ＢＯＢ１", "bob.1"),
+                                  ("Alice", "ALICE", "A1ice", "Аlice", "Alíce"),
+                                  ("Zoë", "zoe", "Z0E")])
+def test_look_alike_names_have_one_key(same):
+    assert len({name_key(name) for name in same}) == 1, [name_key(n) for n in same]
+
+
+def test_different_names_have_different_keys():
+    names = ["Bob", "Rob", "Bobby", "Ann", "Anna", "Kim", "Kai", "Jo", "Yo"]
+    assert len({name_key(n) for n in names}) == len(names)
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("a", "2 to 20"), ("x" * 21, "2 to 20"), ("", "2 to 20"), (" Bob", "letters and digits"),
+    ("Bob ", "letters and digits"), ("Bo  b", "letters and digits"), ("Bo__b", "letters"),
+    ("<b>", "letters"), ("Bob\n", "letters"), ("Bo\u200bb", "letters"), ("_Bob", "letters"),
+    ("Bob!", "letters"), ("😀😀", "letters"), (12, "text"), (None, "text")])
+def test_malformed_names_are_refused_with_the_reason(bad, why):
+    with pytest.raises(BadInput, match=why):
+        check_name(bad, ())
+
+
+@pytest.mark.parametrize("reserved", ["hard", "HARD", "Perfect", "r4nd0m", "Admin", "SYSTEM"])
+def test_the_ai_levels_and_the_servers_names_are_reserved(reserved):
+    with pytest.raises(BadInput, match="reserved"):
+        check_name(reserved, ("random", "easy", "hard", "perfect"))
+
+
+def test_a_good_name_is_kept_as_nfkc_and_the_secret_only_as_a_hash():
+    assert check_name("Ｍaria José", ()) == ("Maria José", name_key("maria jose"))
+    assert check_name("李小龙", ())[0] == "李小龙"
+    digest = secret_hash("s3cret-token-abcdefgh")
+    assert len(digest) == 64 and "s3cret" not in digest
