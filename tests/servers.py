@@ -20,6 +20,7 @@ from tests.conftest import free_port
 
 class Server:
     def __init__(self, db: str, *options: str, port: int | None = None) -> None:
+        self.db = db
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

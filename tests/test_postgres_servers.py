@@ -230,3 +230,30 @@ def test_a_bot_plays_a_person_through_its_event_stream(two_servers, tmp_path):
     finally:
         bot.kill()
     assert bot.returncode == 0 and "game 1:" in said and now["status"]["message"] in said, said
+
+
+def test_a_game_on_time_is_ended_once_by_either_process(two_servers):
+    """Both processes look for games out of time: the game ends once, rated once."""
+    import time
+
+    from gridgames.store import open_store
+    from tests.test_clocks import age
+
+    a, b = two_servers
+    ann, bob = _player(a, "Clockann"), _player(b, "Clockbob")
+    made = a.call("POST", "/api/v1/seeks", {"game": "tictactoe", "seat": "first",
+                                            "clock": {"kind": "move", "seconds": 10}}, ann)[1]
+    link = b.call("POST", f"/api/v1/seeks/{made['seek']['id']}/accept", None, bob)[1]["link"]
+    store = open_store(a.db)
+    try:
+        age(store, store.link(link).game_id, 11)
+    finally:
+        store.close()
+    deadline = time.monotonic() + 10
+    while "rating_after" not in (now := b.call("GET", f"/api/v1/links/{link}")[1])["online"][
+            "players"][0]:
+        assert time.monotonic() < deadline, now["status"]
+        time.sleep(0.1)
+    assert now["status"]["message"] == "O wins: X ran out of time"
+    for server, who in ((a, "Clockann"), (b, "Clockbob")):
+        assert server.call("GET", f"/api/v1/players/{who}")[1]["ratings"][0]["games"] == 1

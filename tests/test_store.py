@@ -238,7 +238,8 @@ def test_a_database_of_schema_3_gets_the_dailies_and_the_lobbys_tables(tmp_path)
     store.create(record())
     with store.transaction() as cur:  # as gridgames before the daily puzzles left it
         for statement in ("DROP TABLE dailies", "DROP TABLE seeks", "DROP TABLE ratings",
-                          "DROP TABLE players", "DROP INDEX links_by_player",
+                          "DROP TABLE deadlines", "DROP TABLE players",
+                          "DROP INDEX links_by_player",
                           "ALTER TABLE links DROP COLUMN player_id",
                           "UPDATE schema_version SET version = 3"):
             store._run(cur, statement)

@@ -17,7 +17,7 @@ from gridgames.core.glicko import Rating, update
 
 PLAYER_COLUMNS = "id, name, bot, blocked, created_at"
 SEEK_COLUMNS = ("s.id, s.player_id, p.name, p.bot, s.game, s.params, s.quick, s.rated, "
-                "s.seat, s.rating, s.created_at, s.game_id, s.link")
+                "s.seat, s.rating, s.created_at, s.game_id, s.link, s.clock")
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class SeekRecord:
     created_at: float
     game_id: str | None = None  # set when it is paired
     link: str | None = None  # the seeker's seat link in that game
+    clock: dict[str, Any] | None = None  # {"kind": "game" or "move", "seconds"} (web/clocks.py)
 
 
 class _Unpaired(Exception):
@@ -140,9 +141,11 @@ class LobbyStore:
             if open_now >= most:
                 return False
             self._run(cur, "INSERT INTO seeks (id, player_id, game, params, quick, rated, "
-                      "seat, rating, created_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      "seat, rating, created_at, seen_at, clock) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                      "?, ?, ?, ?)",
                       (seek.id, seek.player_id, seek.game, seek.params, int(seek.quick),
-                       int(seek.rated), seek.seat, seek.rating, now, now))
+                       int(seek.rated), seek.seat, seek.rating, now, now,
+                       None if seek.clock is None else json.dumps(seek.clock)))
         return True
 
     def seeks(self, *, player_id: str | None = None, game_id_set: bool = False
@@ -200,6 +203,25 @@ class LobbyStore:
             return False
         return True
 
+    # --- clocks ---
+
+    def set_deadline(self, game_id: str, deadline: float | None) -> None:
+        """When the side to move of this game runs out of time (None: no clock runs)."""
+        with self.transaction() as cur:
+            if deadline is None:
+                self._run(cur, "DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+            else:
+                self._run(cur, "INSERT INTO deadlines (game_id, deadline) VALUES (?, ?) ON "
+                          "CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline",
+                          (game_id, deadline))
+
+    def due(self, now: float, most: int = 100) -> list[str]:
+        """Games whose side to move has run out of time by `now`, the longest out first."""
+        with self.reading() as cur:
+            rows = self._run(cur, "SELECT game_id FROM deadlines WHERE deadline <= ? ORDER BY "
+                             f"deadline LIMIT {int(most)}", (now,)).fetchall()
+        return [game_id for (game_id,) in rows]
+
     # --- ratings ---
 
     def ratings(self, player_ids: list[str], kind: str) -> dict[str, tuple[Rating, int]]:
@@ -255,4 +277,5 @@ def _player(row: Any) -> PlayerRecord:
 
 def _seek(row: Any) -> SeekRecord:
     return SeekRecord(row[0], row[1], row[2], bool(row[3]), row[4], row[5], bool(row[6]),
-                      bool(row[7]), int(row[8]), float(row[9]), row[10], row[11], row[12])
+                      bool(row[7]), int(row[8]), float(row[9]), row[10], row[11], row[12],
+                      None if row[13] is None else json.loads(row[13]))

@@ -7,7 +7,8 @@ row that the readiness probe writes afresh (BYTEA: a blob in both databases). `d
 holds the start made for a daily puzzle (daily.py), one row a date and puzzle, written once
 (insert-if-absent: the first process to make it wins, the others read it). `players`,
 `seeks` and `ratings` are the lobby's (store/lobby.py); a link's `player_id` says which
-player holds it, when a lobby made the game."""
+player holds it, when a lobby made the game; `deadlines` holds when the side to move of a
+game with a clock runs out of time (web/clocks.py)."""
 
 from __future__ import annotations
 
@@ -76,9 +77,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             rating DOUBLE PRECISION NOT NULL,
             created_at DOUBLE PRECISION NOT NULL,
             seen_at DOUBLE PRECISION NOT NULL,
+            clock TEXT,
             game_id TEXT,
             link TEXT)""",
         "CREATE INDEX seeks_by_player ON seeks (player_id)",
+        """CREATE TABLE deadlines (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            deadline DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX deadlines_by_time ON deadlines (deadline)",
         """CREATE TABLE ratings (
             player_id TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
             kind TEXT NOT NULL,

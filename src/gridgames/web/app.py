@@ -62,6 +62,7 @@ from gridgames.web.shell import SHELL_HEADER, STATIC, Shell, renderer_path
 SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
 MAX_BODY = 64 * 1024
 CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
+FLAG_EVERY = 0.5  # seconds between two looks for games out of time (web/clocks.py)
 READY_SECONDS = 1.0  # /readyz answers within this, ready or not
 MODULE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # a renderer's other scripts
 log = logging.getLogger("gridgames")
@@ -130,6 +131,9 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         sweeper = threading.Thread(target=_sweep, args=(store, config.keep_days, stop),
                                    name="gridgames-sweeper", daemon=True)
         sweeper.start()
+        flagger = threading.Thread(target=_flag_due, args=(on, stop),
+                                   name="gridgames-clocks", daemon=True)
+        flagger.start()
         on.hub.start()
         watchers = [asyncio.create_task(metrics.export()),
                     asyncio.create_task(pauses.watch_loop())]
@@ -142,6 +146,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
             watcher.cancel()
         on.hub.stop()
         sweeper.join(timeout=5)
+        flagger.join(timeout=5)
         compute.close()
         store.close()
 
@@ -219,6 +224,17 @@ def _sweep(store: SqlStore, keep_days: float, stop: threading.Event) -> None:
             log.exception("could not remove idle games")
         if stop.wait(CLEANUP_EVERY):
             return
+
+
+def _flag_due(on: Online, stop: threading.Event) -> None:
+    """End the games whose player to move has run out of time, twice a second."""
+    while not stop.wait(FLAG_EVERY):
+        try:
+            on.flag_due()
+        except Unavailable as err:
+            log.warning("clocks: %s", err)
+        except Exception:
+            log.exception("clocks: could not end a game on time")
 
 
 def _pages(app: FastAPI, games: Games) -> None:

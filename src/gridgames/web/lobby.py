@@ -20,7 +20,7 @@ from gridgames.registry import Games
 from gridgames.session import Session
 from gridgames.store import SPECTATOR, SqlStore
 from gridgames.store.lobby import PlayerRecord, SeekRecord
-from gridgames.web import online
+from gridgames.web import clocks, online
 from gridgames.web.rooms import PERSON, Room, Rooms, new_id
 
 SEEK_SECONDS = 600.0  # a seek's longest life
@@ -45,7 +45,8 @@ def seek_view(seek: SeekRecord) -> dict[str, Any]:
     return {"id": seek.id, "player": seek.name, "bot": seek.bot, "game": seek.game,
             "params": seek.params, "quick": seek.quick, "rated": seek.rated,
             "seat": next(k for k, v in SEATS.items() if v == seek.seat),
-            "rating": round(seek.rating), "age": int(max(0.0, time.time() - seek.created_at))}
+            "rating": round(seek.rating), "clock": seek.clock,
+            "age": int(max(0.0, time.time() - seek.created_at))}
 
 
 def quick_window(seek: SeekRecord, now: float) -> float:
@@ -63,7 +64,7 @@ class Lobby:
     # --- seeks ---
 
     def seek(self, player: PlayerRecord, game_name: str, params_text: str, rated: bool,
-             seat: str, quick: bool) -> dict[str, Any]:
+             seat: str, quick: bool, clock: Any = None) -> dict[str, Any]:
         game = self.games.get(game_name)
         if game is None:
             raise UnknownName(f"no game {game_name[:40]!r}")
@@ -75,7 +76,8 @@ class Lobby:
         kind = rating_kind(game.name, params)
         rating = self.store.ratings([player.id], kind)[player.id][0].rating
         made = SeekRecord(new_id(), player.id, player.name, player.bot, game.name, params,
-                          quick, rated, SEATS[seat], rating, time.time())
+                          quick, rated, SEATS[seat], rating, time.time(),
+                          clock=clocks.check(clock))
         if not self.store.add_seek(made, MOST_SEEKS):
             raise IllegalMove(f"you have {MOST_SEEKS} open seeks already: cancel one first")
         paired = self.pair_quick(player) if quick else None
@@ -125,7 +127,7 @@ class Lobby:
         self.check_blocks(player, seek.player_id)
         seats = (seek.player_id, player.id) if seek.seat == 0 or (
             seek.seat == -1 and secrets.randbelow(2) == 0) else (player.id, seek.player_id)
-        made = self.make_game(seek.game, seek.params, seek.rated, seats, {seek.id: seek})
+        made = self.make_game(seek, seats, {seek.id: seek})
         if made is None:
             raise IllegalMove("that seek was taken a moment ago")
         return {"game": seek.game, "url": link_url(seek.game, made[player.id]),
@@ -139,6 +141,7 @@ class Lobby:
         for mine in (s for s in seeks if s.player_id == player.id):
             fits = [s for s in seeks if s.player_id != player.id and s.game == mine.game and
                     s.params == mine.params and s.rated == mine.rated and
+                    s.clock == mine.clock and
                     abs(s.rating - mine.rating) <= min(quick_window(s, now),
                                                         quick_window(mine, now)) and
                     s.player_id not in player.blocked]
@@ -147,8 +150,7 @@ class Lobby:
                     continue
                 seats = (mine.player_id, other.player_id) if secrets.randbelow(2) == 0 else \
                     (other.player_id, mine.player_id)
-                made = self.make_game(mine.game, mine.params, mine.rated, seats,
-                                      {mine.id: mine, other.id: other})
+                made = self.make_game(mine, seats, {mine.id: mine, other.id: other})
                 if made is not None:
                     self.store.drop_seeks(player.id, mine.id)
                     return {"game": mine.game, "url": link_url(mine.game, made[player.id]),
@@ -164,10 +166,12 @@ class Lobby:
         if not self.may_meet(player, other_id):
             raise IllegalMove("you cannot play this player")
 
-    def make_game(self, game_name: str, params: str, rated: bool, seats: tuple[str, str],
+    def make_game(self, terms: SeekRecord, seats: tuple[str, str],
                   seeks: dict[str, SeekRecord]) -> dict[str, str] | None:
-        """An online game between two players (seats: their ids, the first moves first);
-        each player's seat link, or None when one of the seeks was taken first."""
+        """An online game on a seek's terms between two players (seats: their ids, the first
+        moves first); each player's seat link, or None when one of the seeks was taken
+        first."""
+        game_name, params = terms.game, terms.params
         names = {s.player_id: s.name for s in seeks.values()}
         for who in seats:
             if who not in names:
@@ -177,10 +181,13 @@ class Lobby:
         ratings = self.store.ratings(list(seats), kind)
         session = Session.new(game_name, params, None, self.games)
         start = online.fresh(1)
-        start.update(rated=rated, kind=kind, players=[
+        if terms.clock:
+            start["clock"] = clocks.start(terms.clock, time.time())
+        start.update(rated=terms.rated, kind=kind, players=[
             {"id": who, "name": names[who], "rating": round(ratings[who][0].rating),
              "provisional": ratings[who][0].deviation > PROVISIONAL} for who in seats])
         room = self.rooms.create(session, [PERSON, PERSON], {online.ONLINE: start})
+        self.store.set_deadline(room.id, online.deadline(room))
         tokens = {who: new_id() for who in seats}
         self.store.add_player_links(room.id, [(tokens[seats[0]], 0, seats[0]),
                                               (tokens[seats[1]], 1, seats[1]),

@@ -57,6 +57,9 @@ class NewSeek(Body):
     rated: bool = True
     seat: str = Field("any", max_length=8, description="first, second or any")
     quick: bool = Field(False, description="let the server pair you with anyone in range")
+    clock: dict[str, Any] | None = Field(None, description='none, or {"kind": "game" or '
+                                         '"move", "seconds": N}: a time for the whole game '
+                                         "or for each move")
 
 
 def player_view(player: PlayerRecord, store: Any) -> dict[str, Any]:
@@ -205,7 +208,7 @@ def lobby_router(api: Api, on: Online) -> APIRouter:
         api.may_create(request)
         return await thread(lambda: lobby.seek(players.required(request), body.game,
                                                body.params, body.rated, body.seat,
-                                               body.quick))
+                                               body.quick, body.clock))
 
     @router.delete("/seeks", summary="Withdraw all your seeks")
     async def cancel_all(request: Request) -> dict[str, Any]:

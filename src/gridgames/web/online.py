@@ -14,6 +14,7 @@ from typing import Any
 
 from gridgames.core.errors import BadInput, IllegalMove
 from gridgames.store import SPECTATOR, Link
+from gridgames.web import clocks
 from gridgames.web.rooms import Room
 
 ONLINE = "online"
@@ -47,6 +48,8 @@ def rematch_of(old: dict[str, Any]) -> dict[str, Any]:
     """The online state of a rematch: the next round, a lobby game's players with the sides
     swapped (their ratings as they are after the game), rated as the game before."""
     new = fresh(old["round"] + 1)
+    if old.get("clock"):
+        new["clock"] = clocks.start(old["clock"], time.time())
     if "players" in old:
         new.update(rated=old["rated"], kind=old["kind"], players=[
             {"id": p["id"], "name": p["name"], "rating": p.get("rating_after", p["rating"]),
@@ -80,7 +83,14 @@ def play(room: Room, link: Link, move: str) -> None:
     to_move = game.current_player(room.session.state)
     if to_move is not None and to_move != link.seat:
         raise IllegalMove(f"it is {game.player_names[to_move]}'s turn, not yours")
+    clock = state(room).get("clock")
+    now = time.time()
+    if clock and clocks.left(clock, link.seat, link.seat, now) < 0:
+        end(room, 1 - link.seat, f"{_name(room, link.seat)} ran out of time")
+        return  # the move came too late: the game is lost on time, the move not played
     room.session.play(move)
+    if clock:
+        clocks.moved(clock, link.seat, now)
     _withdraw(room, ("takeback", "draw"))
 
 
@@ -117,6 +127,8 @@ def reply(room: Room, link: Link, kind: str, accept: bool) -> str | None:
         return None
     if kind == "takeback":
         _take_back(room, open_offer["by"])
+        if mine.get("clock"):
+            clocks.turn_restarts(mine["clock"], time.time())
     elif kind == "draw":
         mine["result"] = {"kind": "draw", "winner": None, "message": "Draw agreed"}
     return kind
@@ -134,18 +146,40 @@ def resign(room: Room, link: Link) -> None:
     check_player(room, link)
     if over(room):
         raise IllegalMove("the game is over")
-    _end(room, 1 - link.seat, f"{_name(room, link.seat)} resigned")
+    end(room, 1 - link.seat, f"{_name(room, link.seat)} resigned")
 
 
 def claim(room: Room, link: Link, opponent: Link | None, claim_seconds: float) -> None:
     check_player(room, link)
     if over(room):
         raise IllegalMove("the game is over")
+    if state(room).get("clock"):
+        raise IllegalMove("this game has a clock: a player who has gone loses on time")
     gone = gone_for(opponent)
     if gone is None or gone < claim_seconds:
         raise IllegalMove(f"you can claim the game once your opponent has been gone for "
                           f"{claim_seconds:g} s")
-    _end(room, link.seat, f"{_name(room, 1 - link.seat)} left the game")
+    end(room, link.seat, f"{_name(room, 1 - link.seat)} left the game")
+
+
+def deadline(room: Room) -> float | None:
+    """When the side to move of a game with a clock runs out of time (None: no clock, or
+    the game is over)."""
+    clock = state(room).get("clock") if is_online(room) else None
+    to_move = room.session.game.current_player(room.session.state)
+    if not clock or to_move is None or over(room):
+        return None
+    return clocks.deadline(clock, to_move)
+
+
+def flag(room: Room) -> bool:
+    """End the game if the side to move has run out of time; whether it did."""
+    when = deadline(room)
+    if when is None or time.time() < when:
+        return False
+    loser = room.session.game.current_player(room.session.state)
+    end(room, 1 - loser, f"{_name(room, loser)} ran out of time")
+    return True
 
 
 def gone_for(link: Link | None) -> float | None:
@@ -187,6 +221,9 @@ def view(room: Room, link: Link, links: list[Link], claim_seconds: float) -> dic
                      **{k: v for k, v in who.items() if k != "id"}}
                     for p, who in zip(players, lobby, strict=True)],
         "rated": bool(mine.get("rated")),
+        "clock": clocks.view(mine["clock"], None if over(room) else
+                             room.session.game.current_player(room.session.state),
+                             time.time()) if mine.get("clock") else None,
         "watchers": sum(1 for x in links if x.seat == SPECTATOR and x.seen_at is not None
                         and connected(x)),
     }
@@ -196,7 +233,7 @@ def _whole(seconds: float | None) -> int | None:
     return None if seconds is None else int(seconds)
 
 
-def _end(room: Room, winner: int, why: str) -> None:
+def end(room: Room, winner: int, why: str) -> None:
     state(room)["offer"] = None
     name = room.session.game.player_names[winner]
     state(room)["result"] = {"kind": "won", "winner": winner, "message": f"{name} wins: {why}"}

@@ -9,6 +9,7 @@ session ID of an online game no longer changes it; a spectator is never shown it
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
@@ -98,19 +99,49 @@ class Online:
 
         return self.api.rooms.read(game_id, look)
 
+    def flag_due(self) -> int:
+        """End every game whose side to move has run out of time (any process may find
+        it: a change is written only over the version it read); how many ended here."""
+        rooms, ended = self.api.rooms, 0
+        for game_id in self.store.due(time.time()):
+            try:
+                when = rooms.read(game_id, online.deadline)
+                if when is not None and when <= time.time():
+                    _, (fell, settled, timed) = rooms.change(game_id, lambda t: (
+                        online.flag(t), self.lobby.settle(t), timing(t)))
+                    when = timed[0] if timed else None
+                    if settled:
+                        self.lobby.rate(game_id, settled)
+                    if fell:
+                        self.hub.changed(game_id)
+                        ended += 1
+            except NotFound:
+                when = None
+            self.store.set_deadline(game_id, when)
+        return ended
+
     async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
         """Run action(room, link) on the link's game, store it, tell every live page."""
         def run() -> tuple[dict[str, Any], Any]:
             link = self.link(token)
-            answer, (result, settled) = self.api.rooms.change(
-                link.game_id, lambda t: (action(t, link), self.lobby.settle(t)),
+            answer, (result, settled, timed) = self.api.rooms.change(
+                link.game_id, lambda t: (action(t, link), self.lobby.settle(t), timing(t)),
                 lambda t: self.link_payload(t, link))
+            if timed:
+                self.store.set_deadline(link.game_id, timed[0])
             if settled:  # a rated game has just ended
                 self.lobby.rate(link.game_id, settled)
             self.hub.changed(link.game_id)
             return answer, result
 
         return await run_in_threadpool(run)
+
+
+def timing(room: Room) -> tuple[float | None] | None:
+    """For a game with a clock, (its deadline,) as it now stands; None without a clock."""
+    if not online.is_online(room) or not online.state(room).get("clock"):
+        return None
+    return (online.deadline(room),)
 
 
 def online_router(api: Api, on: Online) -> APIRouter:
@@ -187,6 +218,8 @@ def online_router(api: Api, on: Online) -> APIRouter:
             if old.extra.get("watched"):
                 extra["watched"] = True
             fresh = rooms.create(session, [PERSON, PERSON], extra)
+            if timing(fresh):
+                store.set_deadline(fresh.id, online.deadline(fresh))
             rooms.change(old.id, lambda t: online.state(t).update(next=True))
             store.move_links(old.id, fresh.id)
             return old.id

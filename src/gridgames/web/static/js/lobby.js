@@ -7,6 +7,22 @@ import { api } from "./api.js";
 
 export const PLAYER = "gridgames.player";  // not "gridgames-": the export leaves it out
 const LOOK_MS = 2500;
+// The clocks a seek offers: "kind:seconds" (the server's limits: web/clocks.py).
+const CLOCKS = [["", "No clock"], ["game:180", "3 min a game"], ["game:300", "5 min a game"],
+  ["game:600", "10 min a game"], ["game:1800", "30 min a game"], ["move:30", "30 s a move"],
+  ["move:86400", "1 day a move"]];
+
+function clockOf(value) {
+  if (!value) return null;
+  const [kind, seconds] = value.split(":");
+  return { kind, seconds: Number(seconds) };
+}
+
+function clockWords(clock) {
+  if (!clock) return "";
+  const label = CLOCKS.find(([value]) => value === `${clock.kind}:${clock.seconds}`);
+  return ` · ${label ? label[1] : `${clock.seconds} s a ${clock.kind}`}`;
+}
 
 export function savedPlayer() {
   try {
@@ -189,9 +205,12 @@ class Lobby {
     game.onchange = fill;
     fill();
     const rated = el("input", { type: "checkbox", id: "lobby-rated", checked: true });
+    const clock = el("select", { id: "lobby-clock" });
+    clock.setAttribute("aria-label", "Clock");
+    for (const [value, label] of CLOCKS) clock.append(el("option", { value, textContent: label }));
     const seek = (quick) => this.act(() => this.call("POST", "/api/v1/seeks", {
-      game: game.value, params: board.value.trim(), rated: rated.checked, quick }));
-    return el("p", { className: "lobby-form" }, game, " ", board, " ",
+      game: game.value, params: board.value.trim(), rated: rated.checked, quick, clock: clockOf(clock.value) }));
+    return el("p", { className: "lobby-form" }, game, " ", board, " ", clock, " ",
       el("label", {}, rated, " rated"), " ",
       el("button", { type: "button", id: "lobby-seek", textContent: "Seek a game", onclick: () => seek(false) }), " ",
       el("button", { type: "button", id: "lobby-quick", className: "primary", textContent: "Play anyone", title: "Paired with the first player near your rating", onclick: () => seek(true) }));
@@ -201,7 +220,7 @@ class Lobby {
     if (!this.list) return;
     this.list.textContent = "";
     const title = (name) => this.games.find((g) => g.name === name)?.title || name;
-    const about = (s) => `${title(s.game)}${s.params ? ` (${s.params.replaceAll(",", ", ")})` : ""} · ${s.rated ? "rated" : "casual"}`;
+    const about = (s) => `${title(s.game)}${s.params ? ` (${s.params.replaceAll(",", ", ")})` : ""} · ${s.rated ? "rated" : "casual"}${clockWords(s.clock)}`;
     for (const s of this.mine) {
       const item = el("li", { className: "lobby-seek mine" }, el("span", {
         textContent: `You seek ${about(s)}${s.quick ? " · pairing with anyone near your rating" : ""}…` }), " ",

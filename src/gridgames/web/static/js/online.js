@@ -103,9 +103,41 @@ function playersLine(online, names) {
   line.id = "players-line";
   const rating = (p) => p.rating_after !== undefined && p.rating_after !== null
     ? `${p.rating} → ${p.rating_after}` : `${p.rating}${p.provisional ? "?" : ""}`;
-  line.textContent = online.players.map((p, seat) => `${names[seat]} ${p.name} (${rating(p)})`).join(" · ")
-    + (online.rated ? " · rated" : " · casual");
+  online.players.forEach((p, seat) => {
+    if (seat) line.append(" · ");
+    line.append(`${names[seat]} ${p.name} (${rating(p)})`);
+    if (online.clock) {
+      const left = document.createElement("span");
+      left.className = "clock-left";
+      left.dataset.seat = seat;
+      line.append(" ", left);
+    }
+  });
+  line.append(online.rated ? " · rated" : " · casual");
   return line;
+}
+
+// The players' clocks: each side's time left as the server said, the running one counted
+// down here between its messages (the server decides a loss on time, not the page).
+let shownClock = null;
+function tickClocks() {
+  if (!shownClock) return;
+  const { clock, at } = shownClock;
+  for (const span of document.querySelectorAll(".clock-left")) {
+    const seat = Number(span.dataset.seat);
+    const running = clock.running === seat;
+    const left = Math.max(0, clock.left[seat] - (running ? (Date.now() - at) / 1000 : 0));
+    span.textContent = clockText(left);
+    span.classList.toggle("running", running);
+    span.classList.toggle("low", running && left < 10);
+  }
+}
+setInterval(tickClocks, 250);
+
+function clockText(seconds) {
+  const whole = Math.ceil(seconds);
+  if (whole >= 3600) return `${Math.floor(whole / 3600)}h${String(Math.floor(whole / 60) % 60).padStart(2, "0")}`;
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
 // The bar under the status line: who you are, the opponent's presence, the open offer.
@@ -116,6 +148,8 @@ export function renderBar(bar, payload, link, { names, actions }) {
   if (!online) return;
   const you = online.you;
   if (online.players.every((p) => p.name)) bar.appendChild(playersLine(online, names));
+  shownClock = online.clock ? { clock: online.clock, at: link.receivedAt || Date.now() } : null;
+  tickClocks();
   const line = document.createElement("span");
   line.className = "who";
   if (you === null) {
