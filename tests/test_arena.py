@@ -73,7 +73,19 @@ def test_an_arena_of_levels_and_an_agent_file(tmp_path):
     (["tictactoe", "--players", "ai:perfect", "connectx:x.py:f"], "play Trilobite only"),
     (["trilobite", "--players", "ai:hard"], "at least two different players"),
     (["trilobite", "--players", "ai:hard", "ai:easy", "--games", "0"], "--games must be"),
+    (["tictactoe", "--players", "random", "ai:easy", "--anchor", "ai:hard=900"], "--anchor"),
+    (["tictactoe", "--players", "random", "ai:easy", "--anchor", "random"], "--anchor"),
 ])
 def test_players_that_are_not_are_refused(args, message, capsys):
     assert main(["arena", *args], io.StringIO()) == 2
     assert message in capsys.readouterr().err
+
+
+def test_ratings_are_anchored_to_the_random_player():
+    out = io.StringIO()
+    assert main(["arena", "tictactoe", "--players", "random", "ai:perfect", "--games", "4",
+                 "--workers", "1", "--analysis-seconds", "0", "--anchor", "random=1000"],
+                out) == 0
+    rows = {line.split("|")[0].strip(): line for line in out.getvalue().splitlines()[2:]}
+    assert rows["random"].split("|")[-2].split()[0] == "1000"
+    assert int(rows["perfect"].split("|")[-2].split()[0]) > 1100

@@ -215,3 +215,19 @@ def test_bad_seeks_are_refused_with_a_reason_and_change_nothing(client):
     assert client.delete(f"{API}/seeks/nope", headers=ann).status_code == 404
     assert client.delete(f"{API}/seeks", headers=ann).json() == {"withdrawn": 3}
     assert lobby(client, ann)["mine"] == []
+
+
+def test_the_player_command_makes_a_bot_and_says_why_it_cannot(server_url, capsys):
+    import io
+
+    from gridgames.cli import main
+
+    out = io.StringIO()
+    assert main(["player", "Clibot", "--bot", "--server", server_url], out) == 0
+    assert out.getvalue().startswith("bot Clibot on ") and "Bearer " in out.getvalue()
+    for args, why in ((["player", "C1ibot", "--server", server_url], "taken"),
+                      (["player", "hard", "--server", server_url], "reserved"),
+                      (["player", "Nobody", "--server", "http://127.0.0.1:9"], "cannot reach")):
+        assert main(args, io.StringIO()) == 2
+        error = capsys.readouterr().err
+        assert why in error and error.count("\n") == 1, error

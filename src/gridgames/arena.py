@@ -24,6 +24,7 @@ from gridgames.registry import default_games
 FORMATS = ("round-robin", "gauntlet")
 CONNECTX = "connectx:"  # connectx:PATH:FUNCTION, a Kaggle ConnectX agent (Trilobite)
 AI = "ai:"
+RANDOM = "random"  # a uniformly random legal move: the fixed point ratings are anchored to
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class Record:
 
 def check_player(spec: str, game: Any, params: Any) -> str:
     """The spec if it names a player of this game; BadInput says why not."""
+    if spec == RANDOM:
+        return spec
     if spec.startswith(AI):
         if game.ai is None:
             raise BadInput(f"{game.title} has no AI levels")
@@ -64,7 +67,7 @@ def check_player(spec: str, game: Any, params: Any) -> str:
         if not path or not function or not Path(path).is_file():
             raise BadInput(f"{spec!r}: give connectx:PATH:FUNCTION, PATH a Python file")
         return spec
-    raise BadInput(f"{spec!r} is not a player: ai:LEVEL or connectx:PATH:FUNCTION")
+    raise BadInput(f"{spec!r} is not a player: random, ai:LEVEL or connectx:PATH:FUNCTION")
 
 
 def pairings(players: list[str], style: str, games: int) -> list[tuple[str, str, int]]:
@@ -107,6 +110,8 @@ def play_game(job: Job) -> Record:
         try:
             if agents[seat] is not None:
                 move = agent_move(agents[seat], state, job.seconds)
+            elif spec == RANDOM:
+                move = Rng(f"{job.seed} {len(record.moves)}").choice(game.legal_moves(state))
             else:
                 rng = Rng(f"{job.seed} {len(record.moves)}")
                 move = game.ai.choose(state, spec[len(AI):], rng,
@@ -148,6 +153,17 @@ def run(jobs: list[Job], workers: int) -> list[Record]:
         return list(progress(pool.map(play_game, jobs), len(jobs), "games"))
 
 
+def anchored(rated: dict[str, Rating], anchor: tuple[str, float] | None
+             ) -> dict[str, Rating]:
+    """The ratings moved together so that the anchor player has the anchor's rating (a
+    Glicko-2 rating says only how much stronger one is than another: the scale's zero is a
+    choice)."""
+    if anchor is None:
+        return rated
+    shift = anchor[1] - rated[anchor[0]].rating
+    return {p: Rating(r.rating + shift, r.deviation, r.volatility) for p, r in rated.items()}
+
+
 def ratings(records: list[Record], players: list[str]) -> dict[str, Rating]:
     """Glicko-2 from 1500, one rating period for each round of the pairings' games."""
     current = {player: Rating() for player in players}
@@ -170,9 +186,10 @@ def short_name(spec: str) -> str:
     return spec[len(AI):] if spec.startswith(AI) else spec.rpartition(":")[2]
 
 
-def table(records: list[Record], players: list[str], analysed: bool) -> str:
+def table(records: list[Record], players: list[str], analysed: bool,
+          anchor: tuple[str, float] | None = None) -> str:
     """The cross-table: each row's wins-draws-losses against each column, its score, rating
-    and mistakes."""
+    (anchored, if given) and mistakes."""
     results: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     mistakes = dict.fromkeys(players, 0)
     judged = dict.fromkeys(players, 0)
@@ -186,7 +203,7 @@ def table(records: list[Record], players: list[str], analysed: bool) -> str:
             mistakes[player] += record.mistakes[seat]
             judged[player] += record.proven[seat]
             moves[player] += (len(record.moves) + 1 - seat) // 2
-    rated = ratings(records, players)
+    rated = anchored(ratings(records, players), anchor)
     names = {p: short_name(p) for p in players}
     if len(set(names.values())) < len(players):  # two agents of one name: their specs
         names = {p: p for p in players}

@@ -361,9 +361,44 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> None:
     jobs = [arena.Job(game.name, params.format(), (a, b), f"{args.seed} {a} {b} {number}",
                       args.seconds, args.analysis_seconds, number)
             for a, b, number in arena.pairings(players, args.format, args.games)]
+    anchor = None
+    if args.anchor:
+        who, _, rating = args.anchor.partition("=")
+        try:
+            anchor = (who, float(rating))
+        except ValueError:
+            anchor = None
+        if anchor is None or who not in players:
+            raise BadInput("--anchor is PLAYER=RATING, PLAYER one of --players")
     records = arena.run(jobs, args.workers)
     analysed = args.analysis_seconds > 0 and game.analyzer is not None
-    print(arena.table(records, players, analysed), file=out)
+    print(arena.table(records, players, analysed, anchor), file=out)
+
+
+def cmd_player(args: argparse.Namespace, out: TextIO) -> None:
+    import json
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{args.server.rstrip('/')}/api/v1/players", method="POST",
+        data=json.dumps({"name": args.name, "bot": args.bot}).encode(),
+        headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            made = json.load(answer)
+    except urllib.error.HTTPError as err:
+        try:
+            said = json.load(err)["error"]
+        except (ValueError, KeyError, TypeError):
+            said = f"the server answered {err.code}"
+        raise BadInput(said) from None
+    except (urllib.error.URLError, OSError, ValueError) as err:
+        raise BadInput(f"cannot reach {args.server[:80]}: {err}") from None
+    kind = "bot" if made["bot"] else "player"
+    print(f"{kind} {made['name']} on {args.server}\nsecret (its API token; shown once, keep "
+          f"it): {made['secret']}\nuse it as: Authorization: Bearer {made['secret']}",
+          file=out)
 
 
 def build_parser(games: Games) -> argparse.ArgumentParser:
@@ -402,7 +437,8 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
     p.add_argument("game", help="a two-player game with AI levels")
     p.add_argument("--params", default="", help="the board, as for `new`")
     p.add_argument("--players", nargs="+", required=True, metavar="P",
-                   help="ai:LEVEL or connectx:PATH:FUNCTION (a Kaggle ConnectX agent)")
+                   help="random, ai:LEVEL or connectx:PATH:FUNCTION (a Kaggle ConnectX "
+                   "agent)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
                    help="every pair, or the first player against each other (default "
                    "round-robin)")
@@ -414,7 +450,15 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
                    help="worker processes (default: one a core)")
     p.add_argument("--seed", default="arena", help="seed of the games (default 'arena')")
+    p.add_argument("--anchor", metavar="PLAYER=RATING", help="give this player this rating "
+                   "and the others theirs beside it (e.g. random=1000)")
     p.set_defaults(run=cmd_arena)
+
+    p = sub.add_parser("player", help="become a player of a server (a bot: its API token)")
+    p.add_argument("name", help="2-20 letters and digits")
+    p.add_argument("--bot", action="store_true", help="a program that plays through the API")
+    p.add_argument("--server", default="http://127.0.0.1:8000", help="the server's address")
+    p.set_defaults(run=cmd_player)
 
     from gridgames.web.serve import add_serve_options
 

@@ -145,8 +145,18 @@ class Lobby {
     line.append(
       el("button", { type: "button", className: "small", textContent: "Rename", onclick: () => this.rename() }), " ",
       el("button", { type: "button", className: "small", textContent: "Move to another device", onclick: () => this.exportCode() }), " ",
-      el("button", { type: "button", className: "small", textContent: "Delete me", onclick: () => this.remove() }));
+      el("button", { type: "button", className: "small", textContent: "Delete me", onclick: () => this.remove() }), " ",
+      el("button", { type: "button", className: "small", textContent: "New bot", title: "A player for a program: its API token", onclick: () => this.newBot() }));
     return line;
+  }
+
+  newBot() {
+    const name = prompt("The bot's name (it plays through the API: see the JSON API's players and lobby)");
+    if (!name) return;
+    this.act(async () => {
+      const made = await api("POST", "/api/v1/players", { name: name.trim(), bot: true });
+      prompt(`${made.name}'s API token, shown once: send it as "Authorization: Bearer TOKEN" (examples/lobby_bot.py --secret TOKEN).`, made.secret);
+    });
   }
 
   rename() {
