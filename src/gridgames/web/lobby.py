@@ -90,8 +90,9 @@ class Lobby:
         seeks = self.store.seeks()
         if player is None:
             return {"seeks": [seek_view(s) for s in seeks]}
-        self.store.touch_seeks(player.id)
         mine = [s for s in seeks if s.player_id == player.id]
+        if mine:
+            self.store.touch_seeks(player.id)
         paired = self.delivered(player) or (
             self.pair_quick(player) if any(s.quick for s in mine) else None)
         return {"seeks": [seek_view(s) for s in seeks if s.player_id != player.id and

@@ -278,10 +278,6 @@ class News:
     """What one event stream has sent: each game's version, and when the seeks were last
     marked seen."""
 
-    def gone(self) -> None:
-        """The stream has ended: its seats are no longer there."""
-        self.lobby.store.seen(list(self.seen), False)
-
     def __init__(self, player: PlayerRecord, lobby: Lobby, on: Online) -> None:
         self.player, self.lobby, self.on = player, lobby, on
         self.seen: dict[str, int] = {}  # link token -> the version last sent
@@ -307,6 +303,10 @@ class News:
                 except UnknownName:
                     continue  # removed meanwhile
         return out
+
+    def gone(self) -> None:
+        """The stream has ended: its seats are no longer there."""
+        self.lobby.store.seen(list(self.seen), False)
 
 
 async def event_stream(request: Request, player: PlayerRecord, lobby: Lobby, on: Online,
