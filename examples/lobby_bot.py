@@ -1,5 +1,6 @@
 """A bot that plays the lobby of a gridgames server: it becomes a player (a bot), seeks a
-game, and plays every game it is given, all through the JSON API and one event stream.
+game, accepts every challenge, and plays every game it is given, all through the JSON API
+and one event stream.
 
 Trilobite moves come from a ConnectX agent (Kaggle's interface): your own, from a file that
 defines `agent(observation, configuration)`, or one of our AI levels as such an agent.
@@ -73,6 +74,9 @@ def main():
     for kind, data in events(args):
         if kind == "hello":
             print("seeking:", call(args, "POST", "/seeks", seek)["seek"]["params"])
+        elif kind == "challenge":  # a seek only this bot may take: take it
+            print("challenged by", data["player"])
+            call(args, "POST", f"/seeks/{data['id']}/accept")
         elif kind == "game" and data["game_id"] not in done:
             payload = data["payload"]
             if payload["status"]["over"]:

@@ -32,7 +32,8 @@ def test_a_game_clock_counts_each_sides_thinking_and_a_move_clock_each_move():
 @pytest.mark.parametrize("bad, said", [
     ({"kind": "blitz", "seconds": 60}, "kind"), ({"kind": "game", "seconds": 5}, "60 to"),
     ({"kind": "move", "seconds": 1.5}, "whole number"), ({"kind": "move"}, "a clock is"),
-    ({"kind": "move", "seconds": True}, "whole number"), ("fast", "a clock is")])
+    ({"kind": "move", "seconds": True}, "whole number"), ("fast", "a clock is"),
+    ({"kind": [], "seconds": 60}, "kind"), ({"kind": {}, "seconds": 60}, "kind")])
 def test_a_malformed_clock_is_refused(bad, said):
     with pytest.raises(ValueError, match=said):
         clocks.check(bad)

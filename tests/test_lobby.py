@@ -5,11 +5,13 @@ nothing. On SQLite here; on PostgreSQL across two apps in test_lobby_postgres.py
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
 from fastapi.testclient import TestClient
 
+from gridgames.store import NotFound
 from gridgames.web.lobby import QUICK_STEP, UNSEEN_SECONDS
 from tests.conftest import make_app
 
@@ -138,13 +140,42 @@ def _age_seeks(client, seconds):
 
 
 def test_a_seek_goes_when_its_page_stops_looking(client):
-    ann = player(client, "Ann")
-    seek(client, ann)
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = seek(client, ann)["seek"]
     store = client.app.state.rooms.store
     with store.transaction() as cur:
         store._run(cur, "UPDATE seeks SET seen_at = ?", (time.time() - UNSEEN_SECONDS - 1,))
-    time.sleep(1.1)  # the sweep runs at most once a second
+    time.sleep(1.1)  # the sweep runs at most once a second; accepting sweeps too
+    assert client.post(f"{API}/seeks/{made['id']}/accept", headers=bob).status_code == 404
     assert lobby(client)["seeks"] == []
+
+
+def test_quick_pairing_gives_each_the_side_it_asked_for(client):
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    seek(client, ann, quick=True, seat="first")
+    assert seek(client, bob, quick=True, seat="first")["paired"] is None
+    paired = seek(client, cy, quick=True, seat="second")["paired"]
+    assert client.get(f"{API}/links/{paired['link']}").json()["online"]["you"] == 1
+
+
+def test_a_pairing_that_loses_its_seek_leaves_no_game_and_deleted_players_are_not_met(client):
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    made = seek(client, ann)["seek"]
+    lobby_of = client.app.state.lobby
+    store = client.app.state.rooms.store
+    record = store.seek(made["id"])
+    games = store.count()
+    assert lobby_of.make_game(record, (record.player_id, "someone"), {record.id: record})
+    assert store.count() == games + 1
+    assert lobby_of.make_game(record, (record.player_id, "someone"), {record.id: record}) is None
+    assert store.count() == games + 1  # the second game, unpaired, is gone
+    bob_id = client.get(f"{API}/players/me", headers=bob).json()["id"]
+    ann_id = client.get(f"{API}/players/me", headers=ann).json()["id"]
+    client.delete(f"{API}/players/me", headers=bob)
+    assert store.rate("trilobite:", ann_id, bob_id, 1.0) is None
+    gone = dataclasses.replace(record, id="x" * 22, player_id=bob_id)
+    with pytest.raises(NotFound, match="gone"):
+        store.add_seek(gone, 3)
 
 
 def test_blocks_hide_seeks_and_refuse_games_both_ways(client):
@@ -231,3 +262,29 @@ def test_the_player_command_makes_a_bot_and_says_why_it_cannot(server_url, capsy
         assert main(args, io.StringIO()) == 2
         error = capsys.readouterr().err
         assert why in error and error.count("\n") == 1, error
+
+
+def test_a_challenge_is_seen_and_taken_only_by_the_player_it_names(client):
+    ann, bob, cy = player(client, "Ann"), player(client, "Bob"), player(client, "Cy")
+    made = seek(client, ann, opponent="BOB")["seek"]
+    assert made["to"] == "Bob"
+    assert lobby(client)["seeks"] == [] and lobby(client, cy)["seeks"] == []
+    assert lobby(client, bob)["challenges"][0]["id"] == made["id"]
+    assert lobby(client, ann)["mine"][0]["to"] == "Bob"
+    stolen = client.post(f"{API}/seeks/{made['id']}/accept", headers=cy)
+    assert stolen.status_code == 404 and "gone" in stolen.json()["error"]
+    assert client.delete(f"{API}/seeks/{made['id']}", headers=cy).status_code == 404
+    assert client.post(f"{API}/seeks/{made['id']}/accept", headers=bob).status_code == 200
+    assert lobby(client, ann)["paired"]["url"].startswith("/play/trilobite?link=")
+    declined = seek(client, ann, opponent="Bob")["seek"]
+    assert client.delete(f"{API}/seeks/{declined['id']}", headers=bob).json() == {"withdrawn": 1}
+    assert lobby(client, ann)["mine"] == []
+    for fields, status, said in (({"opponent": "Nobody"}, 404, "no player"),
+                                 ({"opponent": "ann"}, 400, "yourself"),
+                                 ({"opponent": "Bob", "quick": True}, 400, "not quick")):
+        answer = client.post(f"{API}/seeks", json={"game": "trilobite", **fields}, headers=ann)
+        assert answer.status_code == status and said in answer.json()["error"], answer.text
+    client.post(f"{API}/players/me/blocks", json={"name": "Ann"}, headers=bob)
+    blocked = client.post(f"{API}/seeks", json={"game": "trilobite", "opponent": "Bob"},
+                          headers=ann)
+    assert blocked.status_code == 409 and "cannot play" in blocked.json()["error"]

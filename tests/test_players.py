@@ -41,3 +41,15 @@ def test_a_good_name_is_kept_as_nfkc_and_the_secret_only_as_a_hash():
     assert check_name("李小龙", ())[0] == "李小龙"
     digest = secret_hash("s3cret-token-abcdefgh")
     assert len(digest) == 64 and "s3cret" not in digest
+
+
+@pytest.mark.parametrize("name", ["\u13aadmin", "\ua4eedmin", "Bob\u0431", "\u3164\u3164",
+                                  "abab\u3164"])
+def test_mixed_alphabets_and_invisible_letters_are_refused(name):
+    with pytest.raises(BadInput, match="one alphabet|letters and digits"):
+        check_name(name, ())
+
+
+def test_whole_alphabets_that_spell_latin_names_fold_to_them():
+    assert name_key("\ua4ee\ua4e1\ua4f0") == name_key("ALE") == name_key("\u13aa\u13de\u13ac")
+    assert check_name("さくら桜", ())[0] == "さくら桜" and check_name("Al", ())[0] == "Al"

@@ -194,7 +194,8 @@ def test_a_seek_is_paired_once_across_two_processes(two_servers):
 
 def test_a_bot_plays_a_person_through_its_event_stream(two_servers, tmp_path):
     """examples/lobby_bot.py with a ConnectX agent of its own, on one process; the person
-    accepts its seek on the other and plays to the end."""
+    challenges it on the other (the bot takes the challenge from its event stream) and plays
+    to the end."""
     import subprocess
     import sys
     import time
@@ -217,8 +218,13 @@ def test_a_bot_plays_a_person_through_its_event_stream(two_servers, tmp_path):
             assert time.monotonic() < deadline, "the bot never sought a game"
             time.sleep(0.2)
         assert seeks[0]["player"] == "Kaggler" and seeks[0]["bot"] and not seeks[0]["rated"]
-        status, game = b.call("POST", f"/api/v1/seeks/{seeks[0]['id']}/accept", None, person)
-        assert status == 200, game
+        status, made = b.call("POST", "/api/v1/seeks", {
+            "game": "trilobite", "params": "width=3,height=3,line=3", "opponent": "Kaggler",
+            "rated": False}, person)
+        assert status == 201, made
+        while not (game := b.call("GET", "/api/v1/lobby", None, person)[1]["paired"]):
+            assert time.monotonic() < deadline, "the bot never took the challenge"
+            time.sleep(0.2)
         while not (now := b.call("GET", f"/api/v1/links/{game['link']}")[1])["status"]["over"]:
             assert time.monotonic() < deadline + 30, "the game did not end"
             if now["to_move"] == now["online"]["you"]:  # the person: the last column free

@@ -1,7 +1,7 @@
 """The lobby as people use it, in headless Chromium: two players choose names on the home
 page (one on a phone), one seeks a rated game, the other takes it, both land in the game with
-their names, and a resignation moves both ratings; a person takes a bot's seek on the game's
-own page and plays it to the end against examples/lobby_bot.py."""
+their names, and a resignation moves both ratings; a person takes a bot's seek from the game's
+own page (its Play someone button) and plays it to the end against examples/lobby_bot.py."""
 
 from __future__ import annotations
 
@@ -81,8 +81,11 @@ def test_a_person_plays_a_bot_from_the_games_page(two, server_url):
         person.locator("#lobby-name").press("Enter")
         expect(person.locator("#lobby-you")).to_be_visible()
         person.goto(f"{server_url}/play/tictactoe")
+        expect(person.locator("#lobby-count")).to_be_visible(timeout=20_000)
+        person.locator("#lobby-open").click()
         offered = person.locator("#lobby .lobby-seek", has_text="Tacbot (bot)")
         expect(offered).to_contain_text("Tic-tac-toe · casual", timeout=20_000)
+        screenshot(person, "lobby-dialog-1000x720")
         offered.get_by_role("button", name="Play").click()
         person.wait_for_url("**/play/tictactoe?link=*")
         expect(person.locator("#players-line")).to_contain_text("Tacbot")

@@ -14,10 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridgames.core.glicko import Rating, update
+from gridgames.store.records import NotFound
 
 PLAYER_COLUMNS = "id, name, bot, blocked, created_at"
 SEEK_COLUMNS = ("s.id, s.player_id, p.name, p.bot, s.game, s.params, s.quick, s.rated, "
-                "s.seat, s.rating, s.created_at, s.game_id, s.link, s.clock")
+                "s.seat, s.rating, s.created_at, s.game_id, s.link, s.clock, s.target, t.name, "
+                "p.blocked")
+
+SEEK_TABLES = ("seeks s JOIN players p ON p.id = s.player_id LEFT JOIN players t ON "
+               "t.id = s.target")
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,9 @@ class SeekRecord:
     game_id: str | None = None  # set when it is paired
     link: str | None = None  # the seeker's seat link in that game
     clock: dict[str, Any] | None = None  # {"kind": "game" or "move", "seconds"} (web/clocks.py)
+    target: str | None = None  # a challenge: the only player who may accept it
+    target_name: str | None = None
+    seeker_blocks: tuple[str, ...] = ()  # the players the seeker blocked
 
 
 class _Unpaired(Exception):
@@ -55,6 +63,7 @@ class LobbyStore:
     """Mixed into SqlStore: uses its transaction, reading and _run."""
 
     lock_rows = ""  # PostgreSQL locks the rows a rating update reads (SQLite: one writer)
+    share_rows = ""  # ...and keeps the players from going meanwhile
 
     # --- players ---
 
@@ -107,7 +116,8 @@ class LobbyStore:
     def delete_player(self, player_id: str) -> None:
         """The player, their seeks and ratings go; their games stay, held by no one."""
         with self.transaction() as cur:
-            self._run(cur, "DELETE FROM seeks WHERE player_id = ?", (player_id,))
+            self._run(cur, "DELETE FROM seeks WHERE player_id = ? OR target = ?",
+                      (player_id, player_id))
             self._run(cur, "DELETE FROM ratings WHERE player_id = ?", (player_id,))
             self._run(cur, "UPDATE links SET player_id = NULL WHERE player_id = ?",
                       (player_id,))
@@ -130,6 +140,12 @@ class LobbyStore:
                                       "VALUES (?, ?, ?, ?)"),
                             [(t, game_id, seat, who) for t, seat, who in links])
 
+    def delete_game(self, game_id: str) -> None:
+        """A game nobody will play (its pairing failed): it goes, with its links."""
+        with self.transaction() as cur:
+            self._run(cur, "DELETE FROM links WHERE game_id = ?", (game_id,))
+            self._run(cur, "DELETE FROM games WHERE id = ?", (game_id,))
+
     # --- seeks ---
 
     def add_seek(self, seek: SeekRecord, most: int) -> bool:
@@ -140,33 +156,40 @@ class LobbyStore:
                                  "game_id IS NULL", (seek.player_id,)).fetchone()[0]
             if open_now >= most:
                 return False
-            self._run(cur, "INSERT INTO seeks (id, player_id, game, params, quick, rated, "
-                      "seat, rating, created_at, seen_at, clock) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                      "?, ?, ?, ?)",
-                      (seek.id, seek.player_id, seek.game, seek.params, int(seek.quick),
-                       int(seek.rated), seek.seat, seek.rating, now, now,
-                       None if seek.clock is None else json.dumps(seek.clock)))
+            # Only while the player (and the challenged one) are there: a deletion that
+            # commits first leaves nothing to pair with.
+            done = self._run(
+                cur, "INSERT INTO seeks (id, player_id, game, params, quick, rated, seat, "
+                "rating, created_at, seen_at, clock, target) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ? WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) AND (CAST(? AS TEXT) IS "
+                "NULL OR EXISTS (SELECT 1 FROM players WHERE id = ?))",
+                (seek.id, seek.player_id, seek.game, seek.params, int(seek.quick),
+                 int(seek.rated), seek.seat, seek.rating, now, now,
+                 None if seek.clock is None else json.dumps(seek.clock), seek.target,
+                 seek.player_id, seek.target, seek.target))
+            if not done.rowcount:
+                raise NotFound("that player is gone (deleted a moment ago)")
         return True
 
-    def seeks(self, *, player_id: str | None = None, game_id_set: bool = False
-              ) -> list[SeekRecord]:
+    def seeks(self, *, player_id: str | None = None, target: str | None = None,
+              game_id_set: bool = False) -> list[SeekRecord]:
         """The open seeks (or, with `game_id_set`, the paired ones), oldest first; only one
-        player's with `player_id`."""
+        player's with `player_id`, only the challenges to one player with `target`."""
         where = "s.game_id IS NOT NULL" if game_id_set else "s.game_id IS NULL"
         args: tuple = ()
-        if player_id is not None:
-            where += " AND s.player_id = ?"
-            args = (player_id,)
+        for column, value in (("s.player_id", player_id), ("s.target", target)):
+            if value is not None:
+                where += f" AND {column} = ?"
+                args += (value,)
         with self.reading() as cur:
-            rows = self._run(cur, f"SELECT {SEEK_COLUMNS} FROM seeks s JOIN players p ON "
-                             f"p.id = s.player_id WHERE {where} ORDER BY s.created_at, s.id",
-                             args).fetchall()
+            rows = self._run(cur, f"SELECT {SEEK_COLUMNS} FROM {SEEK_TABLES} WHERE {where} "
+                             "ORDER BY s.created_at, s.id", args).fetchall()
         return [_seek(row) for row in rows]
 
     def seek(self, seek_id: str) -> SeekRecord | None:
         with self.reading() as cur:
-            row = self._run(cur, f"SELECT {SEEK_COLUMNS} FROM seeks s JOIN players p ON "
-                            "p.id = s.player_id WHERE s.id = ?", (seek_id,)).fetchone()
+            row = self._run(cur, f"SELECT {SEEK_COLUMNS} FROM {SEEK_TABLES} WHERE s.id = ?",
+                            (seek_id,)).fetchone()
         return None if row is None else _seek(row)
 
     def touch_seeks(self, player_id: str) -> None:
@@ -176,13 +199,15 @@ class LobbyStore:
                       (time.time(), player_id))
 
     def drop_seeks(self, player_id: str, seek_id: str | None = None) -> int:
-        """Remove a player's seek (or all of them, paired ones included)."""
+        """Remove a player's seek (or all of them, paired ones included), or decline a
+        challenge made to the player (open ones only)."""
         with self.transaction() as cur:
             if seek_id is None:
                 return self._run(cur, "DELETE FROM seeks WHERE player_id = ?",
                                  (player_id,)).rowcount
-            return self._run(cur, "DELETE FROM seeks WHERE player_id = ? AND id = ?",
-                             (player_id, seek_id)).rowcount
+            return self._run(cur, "DELETE FROM seeks WHERE id = ? AND (player_id = ? OR "
+                             "(target = ? AND game_id IS NULL))",
+                             (seek_id, player_id, player_id)).rowcount
 
     def expire_seeks(self, unseen_since: float, made_before: float) -> int:
         """Seeks whose page went away, or that are too old, go (paired ones too)."""
@@ -248,11 +273,15 @@ class LobbyStore:
         return [(kind, Rating(r, d, v), int(g)) for kind, r, d, v, g in rows]
 
     def rate(self, kind: str, first: str, second: str, score: float
-             ) -> tuple[Rating, Rating]:
+             ) -> tuple[Rating, Rating] | None:
         """One rated game's result (score: the first player's, 1, 0.5 or 0) in both
-        players' ratings; their new ratings."""
+        players' ratings; their new ratings (None: a player was deleted, nothing rated)."""
         now = time.time()
         with self.transaction() as cur:
+            there = self._run(cur, "SELECT id FROM players WHERE id IN (?, ?)"
+                              f"{self.share_rows}", (first, second)).fetchall()
+            if len(there) != 2:
+                return None
             rows = self._run(cur, "SELECT player_id, rating, deviation, volatility, games FROM "
                              "ratings WHERE kind = ? AND player_id IN (?, ?)"
                              f"{self.lock_rows}", (kind, first, second)).fetchall()
@@ -278,4 +307,5 @@ def _player(row: Any) -> PlayerRecord:
 def _seek(row: Any) -> SeekRecord:
     return SeekRecord(row[0], row[1], row[2], bool(row[3]), row[4], row[5], bool(row[6]),
                       bool(row[7]), int(row[8]), float(row[9]), row[10], row[11], row[12],
-                      None if row[13] is None else json.loads(row[13]))
+                      None if row[13] is None else json.loads(row[13]), row[14], row[15],
+                      tuple(json.loads(row[16])))

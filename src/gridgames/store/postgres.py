@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gridgames.core.errors import BadInput
-from gridgames.store.records import DISK_FULL, Conflict, Unavailable
+from gridgames.store.records import CHANGED_MEANWHILE, DISK_FULL, Conflict, Unavailable
 from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
 POOL_SIZE = 8  # connections of one server process, all opened at start (a burst
@@ -27,6 +27,7 @@ MIN_CONNECT_SECONDS = 2
 
 class PostgresStore(SqlStore):
     lock_rows = " FOR UPDATE"
+    share_rows = " FOR KEY SHARE"
     placeholder = "%s"
     shared = True
 
@@ -73,8 +74,8 @@ class PostgresStore(SqlStore):
             raise self.failed(Unavailable(_reason(err))) from None
         except psycopg.errors.ReadOnlySqlTransaction:
             raise self.failed(Unavailable("the database is read-only")) from None
-        except psycopg.errors.UniqueViolation:  # another process wrote the same key first
-            raise Conflict("that changed at the same moment elsewhere: try again") from None
+        except psycopg.IntegrityError:  # another transaction took the key, or removed a row
+            raise Conflict(CHANGED_MEANWHILE) from None  # this one refers to, first
 
     def migrate(self) -> None:
         """Several processes may start at once: the first to take the lock migrates."""

@@ -16,6 +16,7 @@ class Conflict(BadInput):
     """The game changed since it was read (another process wrote it first): HTTP 409."""
 
 
+CHANGED_MEANWHILE = "that changed at the same moment elsewhere: try again"
 DISK_FULL = "the database's disk is full"  # an Unavailable's reason the store treats apart
 
 

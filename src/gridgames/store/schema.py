@@ -78,6 +78,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at DOUBLE PRECISION NOT NULL,
             seen_at DOUBLE PRECISION NOT NULL,
             clock TEXT,
+            target TEXT,
             game_id TEXT,
             link TEXT)""",
         "CREATE INDEX seeks_by_player ON seeks (player_id)",

@@ -18,7 +18,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from gridgames.core.errors import BadInput
-from gridgames.store.records import DISK_FULL, Unavailable
+from gridgames.store.records import CHANGED_MEANWHILE, DISK_FULL, Conflict, Unavailable
 from gridgames.store.schema import LATEST
 from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
@@ -156,8 +156,11 @@ class SQLiteStore(SqlStore):
 
     @staticmethod
     def _reason(err: sqlite3.Error) -> Exception:
-        """Unavailable for what the file or its disk does; other errors (a constraint, a
-        misuse) are bugs and stay as they are."""
+        """Unavailable for what the file or its disk does; Conflict for a constraint a
+        request met because another changed the rows first (a player deleted meanwhile);
+        other errors (a misuse) are bugs and stay as they are."""
+        if isinstance(err, sqlite3.IntegrityError):
+            return Conflict(CHANGED_MEANWHILE)
         if not isinstance(err, sqlite3.OperationalError) and type(err) is not \
                 sqlite3.DatabaseError:
             return err

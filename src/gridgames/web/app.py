@@ -157,6 +157,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     app.live = AccessLog(Security(live_endpoint(on), public_origin=config.public_origin),
                          seconds=requests, log_lines=config.access_log)
     app.state.rooms = rooms
+    app.state.lobby = on.lobby
     app.state.config = config
     app.state.compute = compute
     # Innermost first: bodies are limited, pages are checked by their content (304s), every

@@ -26,7 +26,7 @@ def check(clock: Any) -> dict[str, Any] | None:
     if not isinstance(clock, dict) or set(clock) != {"kind", "seconds"}:
         raise BadInput('a clock is {"kind": "game" or "move", "seconds": N}')
     kind, seconds = clock["kind"], clock["seconds"]
-    if kind not in LIMITS:
+    if not isinstance(kind, str) or kind not in LIMITS:
         raise BadInput('a clock\'s kind is "game" (time for the whole game) or "move"')
     low, high = LIMITS[kind]
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not low <= seconds <= high:

@@ -10,15 +10,17 @@ online game (web/online.py) whose seats' links are held by the players. docs/ser
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
 from typing import Any
 
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
+from gridgames.players import name_key
 from gridgames.registry import Games
 from gridgames.session import Session
-from gridgames.store import SPECTATOR, SqlStore
+from gridgames.store import SPECTATOR, Conflict, SqlStore, Unavailable
 from gridgames.store.lobby import PlayerRecord, SeekRecord
 from gridgames.web import clocks, online
 from gridgames.web.rooms import PERSON, Room, Rooms, new_id
@@ -30,6 +32,7 @@ QUICK_RANGE, QUICK_WIDEN, QUICK_STEP = 200.0, 50.0, 10.0
 PROVISIONAL = 110.0  # a rating this unsure (its deviation) is shown with a "?"
 SWEEP_EVERY = 1.0  # seconds between two sweeps of stale seeks by one process
 SEATS = {"first": 0, "second": 1, "any": -1}
+log = logging.getLogger("gridgames")
 
 
 def rating_kind(game_name: str, params_text: str) -> str:
@@ -45,12 +48,24 @@ def seek_view(seek: SeekRecord) -> dict[str, Any]:
     return {"id": seek.id, "player": seek.name, "bot": seek.bot, "game": seek.game,
             "params": seek.params, "quick": seek.quick, "rated": seek.rated,
             "seat": next(k for k, v in SEATS.items() if v == seek.seat),
-            "rating": round(seek.rating), "clock": seek.clock,
+            "rating": round(seek.rating), "clock": seek.clock, "to": seek.target_name,
             "age": int(max(0.0, time.time() - seek.created_at))}
+
+
+def blocked(player: PlayerRecord, seek: SeekRecord) -> bool:
+    """Whether either of the two blocked the other."""
+    return seek.player_id in player.blocked or player.id in seek.seeker_blocks
 
 
 def quick_window(seek: SeekRecord, now: float) -> float:
     return QUICK_RANGE + QUICK_WIDEN * ((now - seek.created_at) // QUICK_STEP)
+
+
+def seating(seek: SeekRecord, other_id: str) -> tuple[str, str]:
+    """(first, second): the seek's player where the seek asked to sit (either side when it
+    did not say: chosen at random), its opponent in the other seat."""
+    seat = seek.seat if seek.seat != -1 else secrets.randbelow(2)
+    return (seek.player_id, other_id) if seat == 0 else (other_id, seek.player_id)
 
 
 class Lobby:
@@ -64,7 +79,9 @@ class Lobby:
     # --- seeks ---
 
     def seek(self, player: PlayerRecord, game_name: str, params_text: str, rated: bool,
-             seat: str, quick: bool, clock: Any = None) -> dict[str, Any]:
+             seat: str, quick: bool, clock: Any = None, opponent: str | None = None
+             ) -> dict[str, Any]:
+        """A new seek; with `opponent` (a name), a challenge only that player may accept."""
         game = self.games.get(game_name)
         if game is None:
             raise UnknownName(f"no game {game_name[:40]!r}")
@@ -75,9 +92,20 @@ class Lobby:
         params = game.parse_params(params_text).format()
         kind = rating_kind(game.name, params)
         rating = self.store.ratings([player.id], kind)[player.id][0].rating
+        target = None
+        if opponent is not None:
+            target = self.store.player_named(name_key(opponent))
+            if target is None:
+                raise UnknownName(f"no player {opponent[:40]!r}")
+            if target.id == player.id:
+                raise BadInput("you cannot challenge yourself")
+            if quick:
+                raise BadInput("a challenge names its opponent: it is not quick pairing")
+            self.check_blocks(player, target.id)
         made = SeekRecord(new_id(), player.id, player.name, player.bot, game.name, params,
                           quick, rated, SEATS[seat], rating, time.time(),
-                          clock=clocks.check(clock))
+                          clock=clocks.check(clock), target=target and target.id,
+                          target_name=target and target.name)
         if not self.store.add_seek(made, MOST_SEEKS):
             raise IllegalMove(f"you have {MOST_SEEKS} open seeks already: cancel one first")
         paired = self.pair_quick(player) if quick else None
@@ -88,15 +116,18 @@ class Lobby:
         became (once: the seek then goes)."""
         self.sweep()
         seeks = self.store.seeks()
+        public = [s for s in seeks if s.target is None]
         if player is None:
-            return {"seeks": [seek_view(s) for s in seeks]}
+            return {"seeks": [seek_view(s) for s in public]}
         mine = [s for s in seeks if s.player_id == player.id]
         if mine:
             self.store.touch_seeks(player.id)
         paired = self.delivered(player) or (
             self.pair_quick(player) if any(s.quick for s in mine) else None)
-        return {"seeks": [seek_view(s) for s in seeks if s.player_id != player.id and
-                          s.player_id not in player.blocked],
+        return {"seeks": [seek_view(s) for s in public if s.player_id != player.id and
+                          not blocked(player, s)],
+                "challenges": [seek_view(s) for s in seeks if s.target == player.id and
+                               not blocked(player, s)],
                 "mine": [seek_view(s) for s in mine], "paired": paired}
 
     def delivered(self, player: PlayerRecord) -> dict[str, Any] | None:
@@ -120,14 +151,14 @@ class Lobby:
     # --- pairing ---
 
     def accept(self, player: PlayerRecord, seek_id: str) -> dict[str, Any]:
+        self.sweep()
         seek = self.store.seek(seek_id) if isinstance(seek_id, str) else None
-        if seek is None or seek.game_id is not None:
+        if seek is None or seek.game_id is not None or seek.target not in (None, player.id):
             raise UnknownName("that seek is gone: it was taken, withdrawn or expired")
         if seek.player_id == player.id:
             raise IllegalMove("that is your own seek")
         self.check_blocks(player, seek.player_id)
-        seats = (seek.player_id, player.id) if seek.seat == 0 or (
-            seek.seat == -1 and secrets.randbelow(2) == 0) else (player.id, seek.player_id)
+        seats = seating(seek, player.id)
         made = self.make_game(seek, seats, {seek.id: seek})
         if made is None:
             raise IllegalMove("that seek was taken a moment ago")
@@ -137,20 +168,20 @@ class Lobby:
     def pair_quick(self, player: PlayerRecord) -> dict[str, Any] | None:
         """Pair one of this player's quick seeks with the closest one in range, if any; the
         game for this player (the other finds theirs on their next look)."""
+        self.sweep()
         now = time.time()
-        seeks = [s for s in self.store.seeks() if s.quick]
+        seeks = [s for s in self.store.seeks() if s.quick and s.target is None]
         for mine in (s for s in seeks if s.player_id == player.id):
             fits = [s for s in seeks if s.player_id != player.id and s.game == mine.game and
                     s.params == mine.params and s.rated == mine.rated and
-                    s.clock == mine.clock and
+                    s.clock == mine.clock and (s.seat == -1 or s.seat != mine.seat) and
                     abs(s.rating - mine.rating) <= min(quick_window(s, now),
                                                         quick_window(mine, now)) and
                     s.player_id not in player.blocked]
             for other in sorted(fits, key=lambda s: (abs(s.rating - mine.rating), s.created_at)):
                 if not self.may_meet(player, other.player_id):
                     continue
-                seats = (mine.player_id, other.player_id) if secrets.randbelow(2) == 0 else \
-                    (other.player_id, mine.player_id)
+                seats = seating(mine, other.player_id)
                 made = self.make_game(mine, seats, {mine.id: mine, other.id: other})
                 if made is not None:
                     self.store.drop_seeks(player.id, mine.id)
@@ -188,14 +219,17 @@ class Lobby:
             {"id": who, "name": names[who], "rating": round(ratings[who][0].rating),
              "provisional": ratings[who][0].deviation > PROVISIONAL} for who in seats])
         room = self.rooms.create(session, [PERSON, PERSON], {online.ONLINE: start})
-        self.store.set_deadline(room.id, online.deadline(room))
         tokens = {who: new_id() for who in seats}
         self.store.add_player_links(room.id, [(tokens[seats[0]], 0, seats[0]),
                                               (tokens[seats[1]], 1, seats[1]),
                                               (new_id(), SPECTATOR, None)])
+        # The game and its links exist before the seeks are claimed (a seeker who finds its
+        # link opens it at once); a claim that fails takes them away again.
         if not self.store.claim_seeks(room.id, {s.id: tokens[s.player_id]
                                                 for s in seeks.values()}):
+            self.store.delete_game(room.id)
             return None
+        self.store.set_deadline(room.id, online.deadline(room))
         return tokens
 
     # --- ratings ---
@@ -218,9 +252,13 @@ class Lobby:
     def rate(self, game_id: str, settled: tuple[str, str, str, float]) -> None:
         """Write a settled game's ratings, and show them in the game."""
         kind, first, second, score = settled
-        if self.store.player_by_id(first) is None or self.store.player_by_id(second) is None:
+        try:
+            new = self.store.rate(kind, first, second, score)
+        except (Unavailable, Conflict) as err:  # the game's end stands; its rating is lost
+            log.warning("game %s ended but could not be rated: %s", game_id, err)
+            return
+        if new is None:
             return  # a player deleted their data meanwhile
-        new = self.store.rate(kind, first, second, score)
 
         def show(room: Room) -> None:
             for seat, rating in enumerate(new):

@@ -27,7 +27,7 @@ from gridgames.store import Unavailable
 from gridgames.store.lobby import PlayerRecord
 from gridgames.web.api import PREFIX, Api, Body
 from gridgames.web.errors import RateLimited, Unauthorized, errors
-from gridgames.web.lobby import UNSEEN_SECONDS, Lobby
+from gridgames.web.lobby import UNSEEN_SECONDS, Lobby, seek_view
 from gridgames.web.online_api import Online
 from gridgames.web.rooms import new_id
 
@@ -35,15 +35,16 @@ _SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
 STREAM_LOOK = 1.0  # seconds between two looks of an event stream at the player's news
 STREAM_PING = 15.0  # seconds between two keep-alive comments on an idle stream
 STREAM_SECONDS = 3600.0  # a stream ends after this (a client reconnects); none lingers
+RECENT_SECONDS = 2 * 86400.0  # an opening stream is sent the unfinished games of this long
 
 
 class NewPlayer(Body):
-    name: str = Field(max_length=64, description="2-20 letters and digits")
+    name: str = Field(max_length=200, description="2-20 letters and digits")
     bot: bool = Field(False, description="a program that plays through the API")
 
 
 class ChangePlayer(Body):
-    name: str | None = Field(None, max_length=64)
+    name: str | None = Field(None, max_length=200)
     bot: bool | None = None
 
 
@@ -60,6 +61,8 @@ class NewSeek(Body):
     clock: dict[str, Any] | None = Field(None, description='none, or {"kind": "game" or '
                                          '"move", "seconds": N}: a time for the whole game '
                                          "or for each move")
+    opponent: str | None = Field(None, max_length=64, description="a challenge: the name of "
+                                 "the only player who may accept it")
 
 
 def player_view(player: PlayerRecord, store: Any) -> dict[str, Any]:
@@ -107,7 +110,7 @@ def lobby_router(api: Api, on: Online) -> APIRouter:
     router = APIRouter(prefix=PREFIX, responses=errors(400, 401, 403, 413, 500),
                        tags=["players and lobby"])
     store, lobby, players = api.rooms.store, on.lobby, Players(api)
-    streams = StreamCount(api.config.live_pages_per_client)
+    streams = StreamCount(api.config.live_pages_per_client, api.config.live_pages)
 
     def thread(work: Any) -> Any:
         return run_in_threadpool(work)
@@ -208,14 +211,15 @@ def lobby_router(api: Api, on: Online) -> APIRouter:
         api.may_create(request)
         return await thread(lambda: lobby.seek(players.required(request), body.game,
                                                body.params, body.rated, body.seat,
-                                               body.quick, body.clock))
+                                               body.quick, body.clock, body.opponent))
 
     @router.delete("/seeks", summary="Withdraw all your seeks")
     async def cancel_all(request: Request) -> dict[str, Any]:
         return {"withdrawn": await thread(lambda: lobby.cancel(players.required(request),
                                                                 None))}
 
-    @router.delete("/seeks/{seek_id}", summary="Withdraw a seek", responses=errors(404))
+    @router.delete("/seeks/{seek_id}", summary="Withdraw a seek, or decline a challenge",
+                   responses=errors(404))
     async def cancel(seek_id: str, request: Request) -> dict[str, Any]:
         def run() -> dict[str, Any]:
             if not lobby.cancel(players.required(request), seek_id):
@@ -230,14 +234,15 @@ def lobby_router(api: Api, on: Online) -> APIRouter:
         api.may_create(request)
         return await thread(lambda: lobby.accept(players.required(request), seek_id))
 
-    @router.get("/players/me/events", summary="Server-sent events: `paired` (a seek became a "
-                "game: its link) and `game` (a game of yours changed: what its link shows); "
-                "holding it keeps your seeks open", responses=errors(429))
+    @router.get("/players/me/events", summary="Server-sent events: `challenge` (a seek "
+                "only you may accept), `paired` (a seek became a game: its link) and `game` "
+                "(a game of yours changed: what its link shows); holding it keeps your seeks "
+                "open", responses=errors(429))
     async def events(request: Request) -> StreamingResponse:
         player = await thread(lambda: players.required(request))
         client = api.client(request)
         if not streams.open(client):
-            raise RateLimited("too many event streams from you", 5)
+            raise RateLimited("too many event streams (from you, or on this server)", 5)
         stream = event_stream(request, player, lobby, on, lambda: streams.close(client))
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",
@@ -250,14 +255,16 @@ MOST_BLOCKED = 200
 
 
 class StreamCount:
-    """Event streams open now, by client: at most `most` each."""
+    """Event streams open now, by client: at most `most` each and `total` in all."""
 
-    def __init__(self, most: int) -> None:
+    def __init__(self, most: int, total: int) -> None:
         self.most = most
+        self.total = total
         self.open_now: dict[str, int] = {}
 
     def open(self, client: str) -> bool:
-        if self.open_now.get(client, 0) >= self.most:
+        if self.open_now.get(client, 0) >= self.most or \
+                sum(self.open_now.values()) >= self.total:
             return False
         self.open_now[client] = self.open_now.get(client, 0) + 1
         return True
@@ -274,6 +281,10 @@ def sse(kind: str, data: Any) -> bytes:
     return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
+class PlayerGone(Exception):
+    """The stream's player was deleted: the stream ends."""
+
+
 class News:
     """What one event stream has sent: each game's version, and when the seeks were last
     marked seen."""
@@ -281,11 +292,20 @@ class News:
     def __init__(self, player: PlayerRecord, lobby: Lobby, on: Online) -> None:
         self.player, self.lobby, self.on = player, lobby, on
         self.seen: dict[str, int] = {}  # link token -> the version last sent
-        self.since = time.time() - UNSEEN_SECONDS  # games changed a little before: sent
+        # At the start, every unfinished game of the last RECENT_SECONDS (a stream that
+        # reconnects catches up); later, every change.
+        self.since = time.time() - RECENT_SECONDS
+        self.first = True
         self.touched = 0.0
+        self.challenges: set[str] = set()  # the challenges told of
 
     def look(self) -> list[bytes]:
+        """What has happened since the last look (the player read afresh: blocks change)."""
         out = []
+        player = self.lobby.store.player_by_id(self.player.id)
+        if player is None:
+            raise PlayerGone
+        self.player = player
         links = self.lobby.store.player_links(self.player.id, self.since)
         if time.monotonic() - self.touched > UNSEEN_SECONDS / 3:
             # The stream is the bot's presence: its seeks stay open, its seats are there.
@@ -295,13 +315,21 @@ class News:
         paired = self.lobby.delivered(self.player) or self.lobby.pair_quick(self.player)
         if paired:
             out.append(sse("paired", paired))
+        for challenge in self.lobby.store.seeks(target=self.player.id):
+            if challenge.id not in self.challenges and \
+                    challenge.player_id not in self.player.blocked:
+                self.challenges.add(challenge.id)
+                out.append(sse("challenge", seek_view(challenge)))
         for token, _, _, version in links:
             if self.seen.get(token) != version:
                 self.seen[token] = version
                 try:
-                    out.append(sse("game", self.on.read_state(token)))
+                    state = self.on.read_state(token)
                 except UnknownName:
                     continue  # removed meanwhile
+                if not (self.first and state["payload"]["status"]["over"]):
+                    out.append(sse("game", state))
+        self.first = False
         return out
 
     def gone(self) -> None:
@@ -323,6 +351,9 @@ async def event_stream(request: Request, player: PlayerRecord, lobby: Lobby, on:
                 out = await run_in_threadpool(news.look)
             except Unavailable as err:  # the database is away: say so, and keep the stream
                 out = [sse("unavailable", {"error": str(err), "retry_after": err.retry_after})]
+            except PlayerGone:
+                yield sse("deleted", {"error": "this player was deleted"})
+                return
             if not out and time.monotonic() - last_sent > STREAM_PING:
                 out.append(b": still here\n\n")
             for chunk in out:

@@ -56,9 +56,13 @@ export async function start() {
   const query = new URLSearchParams(location.search);
   await openFromAddress(query);
   offerDailyLink();
-  if (card.players === 2 && !query.get("link")) {  // seeks of this game, under the board
-    $("lobby").hidden = false;
-    mountLobby($("lobby"), [card], card.name);
+  if (card.players === 2 && !query.get("link")) {  // this game's seeks, a button away
+    $("lobby-open").hidden = false;
+    $("lobby-open").addEventListener("click", () => $("lobby-dialog").showModal());
+    mountLobby($("lobby"), [card], card.name, (count) => {
+      $("lobby-count").textContent = count;
+      $("lobby-count").hidden = count === 0;
+    });
   }
 }
 

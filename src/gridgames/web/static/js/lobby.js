@@ -44,9 +44,10 @@ function el(tag, props = {}, ...children) {
 }
 
 // Mount the lobby in `root`. games: the two-player games' descriptions; only: a game name
-// (a game page shows that game's seeks and seeks it), or null for every game.
-export function mountLobby(root, games, only = null) {
-  const lobby = new Lobby(root, games.filter((g) => g.players === 2 && (!only || g.name === only)));
+// (a game page shows that game's seeks and seeks it), or null for every game; onCount:
+// told after each look how many seeks and challenges there are for the player to take.
+export function mountLobby(root, games, only = null, onCount = () => {}) {
+  const lobby = new Lobby(root, games.filter((g) => g.players === 2 && (!only || g.name === only)), onCount);
   lobby.render();
   lobby.look();
   setInterval(() => { if (!document.hidden || lobby.mine.length) lobby.look(); }, LOOK_MS);
@@ -54,11 +55,13 @@ export function mountLobby(root, games, only = null) {
 }
 
 class Lobby {
-  constructor(root, games) {
+  constructor(root, games, onCount) {
     this.root = root;
+    this.onCount = onCount;
     this.games = games;
     this.player = savedPlayer();
     this.seeks = [];
+    this.challenges = [];
     this.mine = [];
     this.message = "";
   }
@@ -76,8 +79,10 @@ class Lobby {
       }
       const wanted = new Set(this.games.map((g) => g.name));
       this.seeks = answer.seeks.filter((s) => wanted.has(s.game));
+      this.challenges = answer.challenges || [];
       this.mine = answer.mine || [];
       this.renderSeeks();
+      this.onCount(this.seeks.length + this.challenges.length);
     } catch (error) {
       if (error.status === 401) this.forget("This browser's player is gone from the server: choose a name again.");
       else this.say(error.message);
@@ -205,12 +210,12 @@ class Lobby {
     const game = el("select", { id: "lobby-game" });
     game.setAttribute("aria-label", "Game");
     for (const g of this.games) game.append(el("option", { value: g.name, textContent: g.title }));
-    const board = el("input", { id: "lobby-params", size: 22 });
-    board.setAttribute("aria-label", "Board");
+    const shape = el("input", { id: "lobby-params", size: 22 });
+    shape.setAttribute("aria-label", "Board");
     const fill = () => {
       const g = this.games.find((x) => x.name === game.value);
-      board.value = g.params.filter((p) => p.type === "int").map((p) => `${p.name}=${p.default}`).join(",");
-      board.hidden = !g.params.length;
+      shape.value = g.params.filter((p) => p.type === "int").map((p) => `${p.name}=${p.default}`).join(",");
+      shape.hidden = !g.params.length;
     };
     game.onchange = fill;
     fill();
@@ -218,12 +223,25 @@ class Lobby {
     const clock = el("select", { id: "lobby-clock" });
     clock.setAttribute("aria-label", "Clock");
     for (const [value, label] of CLOCKS) clock.append(el("option", { value, textContent: label }));
+    const opponent = el("input", { id: "lobby-opponent", maxLength: 20, placeholder: "Anyone, or a name", size: 14 });
+    opponent.setAttribute("aria-label", "Opponent (a name challenges that player only)");
     const seek = (quick) => this.act(() => this.call("POST", "/api/v1/seeks", {
-      game: game.value, params: board.value.trim(), rated: rated.checked, quick, clock: clockOf(clock.value) }));
-    return el("p", { className: "lobby-form" }, game, " ", board, " ", clock, " ",
+      game: game.value, params: shape.value.trim(), rated: rated.checked, quick, clock: clockOf(clock.value),
+      opponent: !quick && opponent.value.trim() ? opponent.value.trim() : null }));
+    return el("p", { className: "lobby-form" }, game, " ", shape, " ", clock, " ", opponent, " ",
       el("label", {}, rated, " rated"), " ",
       el("button", { type: "button", id: "lobby-seek", textContent: "Seek a game", onclick: () => seek(false) }), " ",
       el("button", { type: "button", id: "lobby-quick", className: "primary", textContent: "Play anyone", title: "Paired with the first player near your rating", onclick: () => seek(true) }));
+  }
+
+  // Block a player: their seeks and challenges are no longer shown, no game with them.
+  blockButton(name) {
+    return el("button", { type: "button", className: "small", textContent: "Block", title: `No games with ${name}`,
+      onclick: () => {
+        if (confirm(`Block ${name}? You will not see their seeks or challenges, nor play them.`)) {
+          this.act(() => this.call("POST", "/api/v1/players/me/blocks", { name }));
+        }
+      } });
   }
 
   renderSeeks() {
@@ -231,9 +249,21 @@ class Lobby {
     this.list.textContent = "";
     const title = (name) => this.games.find((g) => g.name === name)?.title || name;
     const about = (s) => `${title(s.game)}${s.params ? ` (${s.params.replaceAll(",", ", ")})` : ""} · ${s.rated ? "rated" : "casual"}${clockWords(s.clock)}`;
+    for (const s of this.challenges) {
+      const item = el("li", { className: "lobby-seek challenge" }, el("span", {
+        textContent: `${s.player}${s.bot ? " (bot)" : ""} ${s.rating} challenges you: ${about(s)}` }), " ",
+      el("button", { type: "button", className: "small primary", textContent: "Play",
+        onclick: () => this.act(async () => {
+          location.href = (await this.call("POST", `/api/v1/seeks/${s.id}/accept`)).url;
+        }) }), " ",
+      el("button", { type: "button", className: "small", textContent: "Decline", onclick: () => this.act(() => this.call("DELETE", `/api/v1/seeks/${s.id}`)) }),
+      " ", this.blockButton(s.player));
+      this.list.append(item);
+    }
     for (const s of this.mine) {
+      const whom = s.to ? ` · challenging ${s.to}` : s.quick ? " · pairing with anyone near your rating" : "";
       const item = el("li", { className: "lobby-seek mine" }, el("span", {
-        textContent: `You seek ${about(s)}${s.quick ? " · pairing with anyone near your rating" : ""}…` }), " ",
+        textContent: `You seek ${about(s)}${whom}…` }), " ",
       el("button", { type: "button", className: "small", textContent: "Cancel", onclick: () => this.act(() => this.call("DELETE", `/api/v1/seeks/${s.id}`)) }));
       this.list.append(item);
     }
@@ -245,11 +275,11 @@ class Lobby {
           onclick: () => this.act(async () => {
             const game = await this.call("POST", `/api/v1/seeks/${s.id}/accept`);
             location.href = game.url;
-          }) }));
+          }) }), " ", this.blockButton(s.player));
       }
       this.list.append(item);
     }
-    if (!this.mine.length && !this.seeks.length) {
+    if (!this.mine.length && !this.seeks.length && !this.challenges.length) {
       this.list.append(el("li", { className: "lobby-empty", textContent: "Nobody is seeking a game right now." }));
     }
   }

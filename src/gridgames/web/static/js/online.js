@@ -23,6 +23,15 @@ export class OnlineLink {
     window.gridgamesLive = { state: () => this.socket?.readyState ?? -1, drop: () => this.socket?.close() };
   }
 
+  // Count the clocks down on the bar until the next message (null: no clock).
+  showClock(clock) {
+    clearInterval(this.ticker);
+    if (!clock) return;
+    const at = Date.now();
+    tickClocks(clock, at);
+    this.ticker = setInterval(() => tickClocks(clock, at), 250);
+  }
+
   path(action = "") {
     return `/api/v1/links/${encodeURIComponent(this.token)}${action ? `/${action}` : ""}`;
   }
@@ -117,12 +126,10 @@ function playersLine(online, names) {
   return line;
 }
 
-// The players' clocks: each side's time left as the server said, the running one counted
-// down here between its messages (the server decides a loss on time, not the page).
-let shownClock = null;
-function tickClocks() {
-  if (!shownClock) return;
-  const { clock, at } = shownClock;
+// The players' clocks: each side's time left as the server said (`clock`, received at
+// `at`), the running one counted down here between its messages (the server decides a loss
+// on time, not the page).
+function tickClocks(clock, at) {
   for (const span of document.querySelectorAll(".clock-left")) {
     const seat = Number(span.dataset.seat);
     const running = clock.running === seat;
@@ -132,7 +139,6 @@ function tickClocks() {
     span.classList.toggle("low", running && left < 10);
   }
 }
-setInterval(tickClocks, 250);
 
 function clockText(seconds) {
   const whole = Math.ceil(seconds);
@@ -148,8 +154,7 @@ export function renderBar(bar, payload, link, { names, actions }) {
   if (!online) return;
   const you = online.you;
   if (online.players.every((p) => p.name)) bar.appendChild(playersLine(online, names));
-  shownClock = online.clock ? { clock: online.clock, at: link.receivedAt || Date.now() } : null;
-  tickClocks();
+  link.showClock(online.clock);
   const line = document.createElement("span");
   line.className = "who";
   if (you === null) {
