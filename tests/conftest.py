@@ -167,6 +167,22 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 
 
+def context_pages(browser, *options):
+    """A page in a context of its own for each options dict (a generator: the pages, then
+    the contexts close); the test fails on any script error on any of them."""
+    made = [browser.new_context(**o) for o in options]
+    errors: list[str] = []
+    pages = []
+    for context in made:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        pages.append(page)
+    yield pages
+    for context in made:
+        context.close()
+    assert not errors, errors
+
+
 def device_page(browser, options):
     """A page of a new context with these options; the test fails on any script error."""
     context = browser.new_context(**options, accept_downloads=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import context_pages, screenshot
 
 pytestmark = pytest.mark.browser
 BOT = Path(__file__).parents[1] / "examples" / "lobby_bot.py"
@@ -20,18 +20,10 @@ BOT = Path(__file__).parents[1] / "examples" / "lobby_bot.py"
 
 @pytest.fixture
 def two(browser):
-    made = [browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True),
-            browser.new_context(viewport={"width": 1000, "height": 720})]
-    errors: list[str] = []
-    pages = []
-    for context in made:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        pages.append(page)
-    yield pages
-    for context in made:
-        context.close()
-    assert not errors, errors
+    """A phone and a desktop."""
+    yield from context_pages(browser, {"viewport": {"width": 360, "height": 640},
+                                       "has_touch": True},
+                             {"viewport": {"width": 1000, "height": 720}})
 
 
 def choose_name(page, url, name):

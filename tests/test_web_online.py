@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import context_pages, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -32,17 +32,7 @@ def click_column(page, column):
 
 @pytest.fixture
 def contexts(browser):
-    made = [browser.new_context(viewport={"width": 1000, "height": 720}) for _ in range(3)]
-    errors: list[str] = []
-    pages = []
-    for context in made:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        pages.append(page)
-    yield pages
-    for context in made:
-        context.close()
-    assert not errors, errors
+    yield from context_pages(browser, *[{"viewport": {"width": 1000, "height": 720}}] * 3)
 
 
 def test_two_players_and_a_spectator_play_a_whole_game(contexts, server_url):
