@@ -288,3 +288,27 @@ def test_a_challenge_is_seen_and_taken_only_by_the_player_it_names(client):
     blocked = client.post(f"{API}/seeks", json={"game": "trilobite", "opponent": "Bob"},
                           headers=ann)
     assert blocked.status_code == 409 and "cannot play" in blocked.json()["error"]
+
+
+def test_an_ai_level_takes_a_challenge_plays_by_itself_and_answers_offers(client):
+    ann = player(client, "Ann")
+    wrong = client.post(f"{API}/seeks", json={"game": "tictactoe", "opponent": "hard"},
+                        headers=ann)
+    assert wrong.status_code == 400 and "offers random, easy, perfect" in wrong.json()["error"]
+    made = seek(client, ann, game="tictactoe", params="", opponent="perfect", seat="second")
+    assert made["seek"] is None and made["paired"]["url"].startswith("/play/tictactoe?link=")
+    link = made["paired"]["link"]
+    deadline = time.monotonic() + 30
+    while (now := client.get(f"{API}/links/{link}").json())["moves"] == []:
+        assert time.monotonic() < deadline, "the AI never moved"
+        time.sleep(0.1)
+    assert now["online"]["players"][0] | {"rating": 0} == {
+        "joined": True, "connected": True, "gone_for": None, "name": "perfect", "rating": 0,
+        "provisional": False, "ai": "perfect"}
+    refused = client.post(f"{API}/links/{link}/offer", json={"kind": "draw"}).json()
+    assert refused["online"]["offer"] is None and refused["online"]["declined"]["kind"] == "draw"
+    client.post(f"{API}/links/{link}/resign")
+    again = client.post(f"{API}/links/{link}/offer", json={"kind": "rematch"}).json()
+    assert again["online"]["round"] == 2 and again["online"]["you"] == 0 and again["moves"] == []
+    ratings = {r["kind"]: r for r in client.get(f"{API}/players/perfect").json()["ratings"]}
+    assert ratings["tictactoe:"]["games"] == 1

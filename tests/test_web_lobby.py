@@ -100,3 +100,31 @@ def test_a_person_plays_a_bot_from_the_games_page(two, server_url):
     finally:
         bot.kill()
     assert bot.returncode == 0 and "game 1:" in said, said
+
+
+def test_a_rated_game_against_an_ai_level_from_the_lobby(two, server_url):
+    """An AI level takes a challenge at once, plays its moves by itself, and both ratings
+    move ("random" is the scale's fixed point: it stays at 1000)."""
+    phone, _ = two
+    choose_name(phone, f"{server_url}/", "Rita")
+    phone.locator("#lobby-game").select_option("tictactoe")
+    phone.locator("#lobby-opponent").fill("random")
+    phone.locator("#lobby-seek").click()
+    phone.wait_for_url("**/play/tictactoe?link=*")
+    expect(phone.locator("#players-line")).to_contain_text("random (1000)")
+    for _ in range(6):  # the first free cell on each turn, until the game is over
+        phone.wait_for_function("() => !document.querySelector('#gameover').hidden || "
+                                "/You play (X|O)/.test(document.querySelector('#online .who')"
+                                "?.textContent || '') && document.querySelector('#status-text')"
+                                ".textContent.includes(document.querySelector('#online .who')"
+                                ".textContent.split(' ')[2] + \"'s turn\")", timeout=15_000)
+        if phone.locator("#gameover").is_visible():
+            break
+        free = phone.evaluate("""() => [...document.querySelectorAll('[data-cell]')]
+            .map((e) => e.dataset.cell)
+            .find((i) => !document.querySelector(`[data-stone="${i}"]`))""")
+        phone.locator(f"[data-cell='{free}']").click()
+        expect(phone.locator(f"[data-stone='{free}']")).to_be_visible()
+    expect(phone.locator("#players-line")).to_contain_text("random (1000 → 1000)")
+    expect(phone.locator("#players-line")).to_contain_text("Rita (1500 →")
+    screenshot(phone, "lobby-ai-game-360x640")

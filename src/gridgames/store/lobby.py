@@ -272,10 +272,20 @@ class LobbyStore:
                              (player_id,)).fetchall()
         return [(kind, Rating(r, d, v), int(g)) for kind, r, d, v, g in rows]
 
-    def rate(self, kind: str, first: str, second: str, score: float
-             ) -> tuple[Rating, Rating] | None:
+    def keep_rating(self, player_id: str, kind: str, rating: Rating) -> None:
+        """A player's rating at a kind of game, unless one is kept already."""
+        with self.transaction() as cur:
+            self._run(cur, "INSERT INTO ratings (player_id, kind, rating, deviation, "
+                      "volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT "
+                      "(player_id, kind) DO NOTHING", (player_id, kind, rating.rating,
+                                                       rating.deviation, rating.volatility,
+                                                       time.time()))
+
+    def rate(self, kind: str, first: str, second: str, score: float,
+             fixed: tuple[str, ...] = ()) -> tuple[Rating, Rating] | None:
         """One rated game's result (score: the first player's, 1, 0.5 or 0) in both
-        players' ratings; their new ratings (None: a player was deleted, nothing rated)."""
+        players' ratings (but not of the `fixed` players: the scale's anchor); their new
+        ratings (None: a player was deleted, nothing rated)."""
         now = time.time()
         with self.transaction() as cur:
             there = self._run(cur, "SELECT id FROM players WHERE id IN (?, ?)"
@@ -288,7 +298,8 @@ class LobbyStore:
             have = {r[0]: (Rating(r[1], r[2], r[3]), int(r[4])) for r in rows}
             a, games_a = have.get(first, (Rating(), 0))
             b, games_b = have.get(second, (Rating(), 0))
-            new_a, new_b = update(a, [(b, score)]), update(b, [(a, 1.0 - score)])
+            new_a = a if first in fixed else update(a, [(b, score)])
+            new_b = b if second in fixed else update(b, [(a, 1.0 - score)])
             for who, new, games in ((first, new_a, games_a), (second, new_b, games_b)):
                 self._run(cur, "INSERT INTO ratings (player_id, kind, rating, deviation, "
                           "volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "

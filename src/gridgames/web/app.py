@@ -14,7 +14,7 @@ import logging
 import re
 import threading
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,7 @@ from gridgames.web.shell import SHELL_HEADER, STATIC, Shell, renderer_path
 SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
 MAX_BODY = 64 * 1024
 CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
-FLAG_EVERY = 0.5  # seconds between two looks for games out of time (web/clocks.py)
+FLAG_EVERY = 0.5  # seconds between two looks for games due: an AI's move, out of time
 READY_SECONDS = 1.0  # /readyz answers within this, ready or not
 MODULE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # a renderer's other scripts
 log = logging.getLogger("gridgames")
@@ -131,7 +131,9 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
         sweeper = threading.Thread(target=_sweep, args=(store, config.keep_days, stop),
                                    name="gridgames-sweeper", daemon=True)
         sweeper.start()
-        flagger = threading.Thread(target=_flag_due, args=(on, stop),
+        with suppress(Unavailable):  # a database away now: the loop below tries again
+            await run_in_threadpool(on.ai.ensure)
+        flagger = threading.Thread(target=_act_due, args=(on, stop),
                                    name="gridgames-clocks", daemon=True)
         flagger.start()
         on.hub.start()
@@ -227,11 +229,13 @@ def _sweep(store: SqlStore, keep_days: float, stop: threading.Event) -> None:
             return
 
 
-def _flag_due(on: Online, stop: threading.Event) -> None:
-    """End the games whose player to move has run out of time, twice a second."""
+def _act_due(on: Online, stop: threading.Event) -> None:
+    """Twice a second: the AI levels' moves in lobby games, and the games whose player to
+    move has run out of time."""
     while not stop.wait(FLAG_EVERY):
         try:
-            on.flag_due()
+            on.ai.ensure_once()
+            on.act_due()
         except Unavailable as err:
             log.warning("clocks: %s", err)
         except Exception:

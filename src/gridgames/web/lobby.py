@@ -23,6 +23,7 @@ from gridgames.session import Session
 from gridgames.store import SPECTATOR, Conflict, SqlStore, Unavailable
 from gridgames.store.lobby import PlayerRecord, SeekRecord
 from gridgames.web import clocks, online
+from gridgames.web.ai_players import ANCHOR, AiPlayers, is_ai
 from gridgames.web.rooms import PERSON, Room, Rooms, new_id
 
 SEEK_SECONDS = 600.0  # a seek's longest life
@@ -69,8 +70,9 @@ def seating(seek: SeekRecord, other_id: str) -> tuple[str, str]:
 
 
 class Lobby:
-    def __init__(self, store: SqlStore, rooms: Rooms, games: Games) -> None:
+    def __init__(self, store: SqlStore, rooms: Rooms, games: Games, ai: AiPlayers) -> None:
         self.store = store
+        self.ai = ai
         self.rooms = rooms
         self.games = games
         self._swept = 0.0
@@ -102,6 +104,16 @@ class Lobby:
             if quick:
                 raise BadInput("a challenge names its opponent: it is not quick pairing")
             self.check_blocks(player, target.id)
+            if is_ai(target.id):  # the machine takes every challenge at once
+                self.ai.check_offered(target.id, game.name, params)
+                terms = SeekRecord("", player.id, player.name, player.bot, game.name, params,
+                                   False, rated, SEATS[seat], rating, time.time(),
+                                   clock=clocks.check(clock))
+                tokens = self.make_game(terms, seating(terms, target.id), {})
+                assert tokens is not None  # no seek to lose
+                return {"seek": None, "paired": {
+                    "game": game.name, "url": link_url(game.name, tokens[player.id]),
+                    "link": tokens[player.id]}}
         made = SeekRecord(new_id(), player.id, player.name, player.bot, game.name, params,
                           quick, rated, SEATS[seat], rating, time.time(),
                           clock=clocks.check(clock), target=target and target.id,
@@ -217,7 +229,8 @@ class Lobby:
             start["clock"] = clocks.start(terms.clock, time.time())
         start.update(rated=terms.rated, kind=kind, players=[
             {"id": who, "name": names[who], "rating": round(ratings[who][0].rating),
-             "provisional": ratings[who][0].deviation > PROVISIONAL} for who in seats])
+             "provisional": ratings[who][0].deviation > PROVISIONAL,
+             **({"ai": names[who]} if is_ai(who) else {})} for who in seats])
         room = self.rooms.create(session, [PERSON, PERSON], {online.ONLINE: start})
         tokens = {who: new_id() for who in seats}
         self.store.add_player_links(room.id, [(tokens[seats[0]], 0, seats[0]),
@@ -253,7 +266,7 @@ class Lobby:
         """Write a settled game's ratings, and show them in the game."""
         kind, first, second, score = settled
         try:
-            new = self.store.rate(kind, first, second, score)
+            new = self.store.rate(kind, first, second, score, fixed=(ANCHOR,))
         except (Unavailable, Conflict) as err:  # the game's end stands; its rating is lost
             log.warning("game %s ended but could not be rated: %s", game_id, err)
             return

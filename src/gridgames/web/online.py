@@ -52,8 +52,10 @@ def rematch_of(old: dict[str, Any]) -> dict[str, Any]:
         new["clock"] = clocks.start(old["clock"], time.time())
     if "players" in old:
         new.update(rated=old["rated"], kind=old["kind"], players=[
-            {"id": p["id"], "name": p["name"], "rating": p.get("rating_after", p["rating"]),
-             "provisional": p["provisional"]} for p in reversed(old["players"])])
+            {**p, "rating": p.get("rating_after", p["rating"])} for p in reversed(
+                old["players"])])
+        for p in new["players"]:
+            p.pop("rating_after", None)
     return new
 
 
@@ -83,15 +85,30 @@ def play(room: Room, link: Link, move: str) -> None:
     to_move = game.current_player(room.session.state)
     if to_move is not None and to_move != link.seat:
         raise IllegalMove(f"it is {game.player_names[to_move]}'s turn, not yours")
+    play_as(room, link.seat, move)
+
+
+def play_as(room: Room, seat: int, move: str) -> None:
+    """`seat` plays `move` on its turn: its clock, if any, says whether it still may."""
     clock = state(room).get("clock")
     now = time.time()
-    if clock and clocks.left(clock, link.seat, link.seat, now) < 0:
-        end(room, 1 - link.seat, f"{_name(room, link.seat)} ran out of time")
+    if clock and clocks.left(clock, seat, seat, now) < 0:
+        end(room, 1 - seat, f"{_name(room, seat)} ran out of time")
         return  # the move came too late: the game is lost on time, the move not played
     room.session.play(move)
     if clock:
-        clocks.moved(clock, link.seat, now)
+        clocks.moved(clock, seat, now)
     _withdraw(room, ("takeback", "draw"))
+
+
+def ai_to_move(room: Room) -> str | None:
+    """The AI level whose turn it is in a lobby game against it (None: a person's turn, or
+    over)."""
+    if not is_online(room) or over(room):
+        return None
+    to_move = room.session.game.current_player(room.session.state)
+    players = state(room).get("players")
+    return None if to_move is None or not players else players[to_move].get("ai")
 
 
 def offer(room: Room, link: Link, kind: str) -> None:
@@ -163,8 +180,10 @@ def claim(room: Room, link: Link, opponent: Link | None, claim_seconds: float) -
 
 
 def deadline(room: Room) -> float | None:
-    """When the side to move of a game with a clock runs out of time (None: no clock, or
-    the game is over)."""
+    """When the server must look at this game by itself: now, for an AI level's move; when
+    the side to move runs out of time, with a clock (None: neither, or the game is over)."""
+    if ai_to_move(room):
+        return time.time()
     clock = state(room).get("clock") if is_online(room) else None
     to_move = room.session.game.current_player(room.session.state)
     if not clock or to_move is None or over(room):
@@ -174,8 +193,10 @@ def deadline(room: Room) -> float | None:
 
 def flag(room: Room) -> bool:
     """End the game if the side to move has run out of time; whether it did."""
-    when = deadline(room)
-    if when is None or time.time() < when:
+    clock = state(room).get("clock") if is_online(room) else None
+    to_move = room.session.game.current_player(room.session.state)
+    if not clock or to_move is None or over(room) or \
+            time.time() < clocks.deadline(clock, to_move):
         return False
     loser = room.session.game.current_player(room.session.state)
     end(room, 1 - loser, f"{_name(room, loser)} ran out of time")
@@ -215,8 +236,9 @@ def view(room: Room, link: Link, links: list[Link], claim_seconds: float) -> dic
         "declined": mine.get("declined"),
         "next": bool(mine.get("next")),
         "claim_seconds": claim_seconds,
-        "players": [{"joined": p is not None and p.seen_at is not None,
-                     "connected": p is not None and p.seen_at is not None and connected(p),
+        "players": [{"joined": bool(who.get("ai")) or p is not None and p.seen_at is not None,
+                     "connected": bool(who.get("ai")) or p is not None and
+                     p.seen_at is not None and connected(p),
                      "gone_for": _whole(gone_for(p)),
                      **{k: v for k, v in who.items() if k != "id"}}
                     for p, who in zip(players, lobby, strict=True)],

@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from gridgames.session import Session
 from gridgames.store import SPECTATOR, Link, NotFound
 from gridgames.web import online
+from gridgames.web.ai_players import AiPlayers, retry_at
 from gridgames.web.api import PREFIX, Api, Body, Move, payload
 from gridgames.web.errors import errors
 from gridgames.web.live import Hub
@@ -52,7 +53,9 @@ class Online:
         self.api = api
         self.store = api.rooms.store
         config = api.config
-        self.lobby = Lobby(self.store, api.rooms, api.games)
+        self.ai = AiPlayers(self.store, api.rooms, api.games, api.compute,
+                            api.config.think_seconds)
+        self.lobby = Lobby(self.store, api.rooms, api.games, self.ai)
         self.hub = hub or Hub(self.store, self.read_state, self.read_states, api.trusted,
                               config.live_pages, config.live_pages_per_client,
                               config.client_timeout)
@@ -99,47 +102,61 @@ class Online:
 
         return self.api.rooms.read(game_id, look)
 
-    def flag_due(self) -> int:
-        """End every game whose side to move has run out of time (any process may find
-        it: a change is written only over the version it read); how many ended here."""
+    def act_due(self) -> int:
+        """Do what is due in games nobody is asking about: an AI level's move (asked of the
+        compute pool), a loss on time. Any process may find a game due: a change is
+        written only over the version it read. How many games ended on time here."""
         rooms, ended = self.api.rooms, 0
         for game_id in self.store.due(time.time()):
             try:
-                when = rooms.read(game_id, online.deadline)
+                room = rooms.get(game_id)
+                with room.lock:
+                    when, level = online.deadline(room), online.ai_to_move(room)
+                if level is not None:  # asked again only if the move never comes
+                    self.store.set_deadline(game_id, retry_at())
+                    self.ai.play(room, self.apply)
+                    continue
                 if when is not None and when <= time.time():
-                    _, (fell, settled, timed) = rooms.change(game_id, lambda t: (
-                        online.flag(t), self.lobby.settle(t), timing(t)))
+                    _, fell, timed = self.apply(game_id, online.flag)
                     when = timed[0] if timed else None
-                    if settled:
-                        self.lobby.rate(game_id, settled)
-                    if fell:
-                        self.hub.changed(game_id)
-                        ended += 1
+                    ended += fell
             except NotFound:
                 when = None
             self.store.set_deadline(game_id, when)
         return ended
 
+    def apply(self, game_id: str, action: Any, answer: Any = lambda room: None
+              ) -> tuple[Any, Any, Any]:
+        """Run action(room) on a game, store it, and then what follows a change: the
+        server's next look at it (clocks, an AI's move), a rated end's ratings, every live
+        page told. (what `answer` read of the game, the action's result, its timing)."""
+        shown, (result, settled, timed) = self.api.rooms.change(
+            game_id, lambda t: (action(t), self.lobby.settle(t), timing(t)), answer)
+        if timed:
+            self.store.set_deadline(game_id, timed[0])
+        if settled:  # a rated game has just ended
+            self.lobby.rate(game_id, settled)
+        self.hub.changed(game_id)
+        return shown, result, timed
+
     async def change(self, token: str, action: Any) -> tuple[dict[str, Any], Any]:
         """Run action(room, link) on the link's game, store it, tell every live page."""
         def run() -> tuple[dict[str, Any], Any]:
             link = self.link(token)
-            answer, (result, settled, timed) = self.api.rooms.change(
-                link.game_id, lambda t: (action(t, link), self.lobby.settle(t), timing(t)),
-                lambda t: self.link_payload(t, link))
-            if timed:
-                self.store.set_deadline(link.game_id, timed[0])
-            if settled:  # a rated game has just ended
-                self.lobby.rate(link.game_id, settled)
-            self.hub.changed(link.game_id)
-            return answer, result
+            shown, result, _ = self.apply(link.game_id, lambda t: action(t, link),
+                                          lambda t: self.link_payload(t, link))
+            return shown, result
 
         return await run_in_threadpool(run)
 
 
 def timing(room: Room) -> tuple[float | None] | None:
-    """For a game with a clock, (its deadline,) as it now stands; None without a clock."""
-    if not online.is_online(room) or not online.state(room).get("clock"):
+    """For a game the server looks at by itself (a clock, an AI level's seat): (when it
+    must next,) as the game now stands; None for other games."""
+    if not online.is_online(room):
+        return None
+    mine = online.state(room)
+    if not mine.get("clock") and not any(p.get("ai") for p in mine.get("players", ())):
         return None
     return (online.deadline(room),)
 
@@ -194,7 +211,15 @@ def online_router(api: Api, on: Online) -> APIRouter:
     @router.post("/links/{token}/offer", summary="Offer a takeback, a draw, or (after the "
                  "end) a rematch", responses=errors(404, 409))
     async def offer(token: str, body: Offer) -> dict[str, Any]:
-        return (await on.change(token, lambda t, link: online.offer(t, link, body.kind)))[0]
+        answer, _ = await on.change(token, lambda t, link: online.offer(t, link, body.kind))
+        you = answer["online"]["you"]
+        if you is None or not answer["online"]["players"][1 - you].get("ai"):
+            return answer
+        # An AI level answers at once: another game, yes; a takeback or a draw, no.
+        if body.kind == "rematch":
+            return await rematch(token)
+        return (await on.change(token, lambda t, link: online.reply(
+            t, Link("", link.game_id, 1 - link.seat), body.kind, False)))[0]
 
     @router.post("/links/{token}/reply", summary="Accept or decline the opponent's offer",
                  responses=errors(404, 409, 429))

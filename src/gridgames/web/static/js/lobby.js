@@ -212,8 +212,13 @@ class Lobby {
     for (const g of this.games) game.append(el("option", { value: g.name, textContent: g.title }));
     const shape = el("input", { id: "lobby-params", size: 22 });
     shape.setAttribute("aria-label", "Board");
+    const opponent = el("input", { id: "lobby-opponent", maxLength: 20, placeholder: "Anyone, a name, an AI", size: 16 });
+    opponent.setAttribute("aria-label", "Opponent (a name challenges that player only; an AI level plays at once)");
+    const levels = el("datalist", { id: "lobby-ai-levels" });
+    opponent.setAttribute("list", levels.id);
     const fill = () => {
       const g = this.games.find((x) => x.name === game.value);
+      levels.replaceChildren(...g.ai_levels.map((level) => el("option", { value: level })));
       shape.value = g.params.filter((p) => p.type === "int").map((p) => `${p.name}=${p.default}`).join(",");
       shape.hidden = !g.params.length;
     };
@@ -223,12 +228,14 @@ class Lobby {
     const clock = el("select", { id: "lobby-clock" });
     clock.setAttribute("aria-label", "Clock");
     for (const [value, label] of CLOCKS) clock.append(el("option", { value, textContent: label }));
-    const opponent = el("input", { id: "lobby-opponent", maxLength: 20, placeholder: "Anyone, or a name", size: 14 });
-    opponent.setAttribute("aria-label", "Opponent (a name challenges that player only)");
-    const seek = (quick) => this.act(() => this.call("POST", "/api/v1/seeks", {
-      game: game.value, params: shape.value.trim(), rated: rated.checked, quick, clock: clockOf(clock.value),
-      opponent: !quick && opponent.value.trim() ? opponent.value.trim() : null }));
-    return el("p", { className: "lobby-form" }, game, " ", shape, " ", clock, " ", opponent, " ",
+    // A seek may be paired at once (quick pairing found someone; an AI level takes it).
+    const seek = (quick) => this.act(async () => {
+      const made = await this.call("POST", "/api/v1/seeks", {
+        game: game.value, params: shape.value.trim(), rated: rated.checked, quick, clock: clockOf(clock.value),
+        opponent: !quick && opponent.value.trim() ? opponent.value.trim() : null });
+      if (made.paired) location.href = made.paired.url;
+    });
+    return el("p", { className: "lobby-form" }, game, " ", shape, " ", clock, " ", opponent, levels, " ",
       el("label", {}, rated, " rated"), " ",
       el("button", { type: "button", id: "lobby-seek", textContent: "Seek a game", onclick: () => seek(false) }), " ",
       el("button", { type: "button", id: "lobby-quick", className: "primary", textContent: "Play anyone", title: "Paired with the first player near your rating", onclick: () => seek(true) }));
