@@ -33,6 +33,25 @@ def choose_name(page, url, name):
     expect(page.locator("#lobby-you")).to_contain_text(f"You are {name}")
 
 
+def play_tictactoe_to_the_end(page):
+    """On each of the page's turns, a tap on the first free cell, until the game is over."""
+    expect(page.locator("#online .who")).to_contain_text("You play")
+    mine = page.locator("#online .who").inner_text().split()[2]  # X or O
+    for _ in range(6):
+        page.wait_for_function(
+            """(mine) => !document.querySelector('#gameover').hidden ||
+               document.querySelector('#status-text').textContent.includes(mine + "'s turn")""",
+            arg=mine, timeout=15_000)
+        if page.locator("#gameover").is_visible():
+            return
+        free = page.evaluate("""() => [...document.querySelectorAll('[data-cell]')]
+            .map((e) => e.dataset.cell)
+            .find((i) => !document.querySelector(`[data-stone="${i}"]`))""")
+        page.locator(f"[data-cell='{free}']").click()
+        expect(page.locator(f"[data-stone='{free}']")).to_be_visible()
+    expect(page.locator("#gameover")).to_be_visible(timeout=15_000)
+
+
 def test_two_players_pair_from_the_lobby_and_the_rating_moves(two, server_url):
     phone, desk = two
     choose_name(phone, f"{server_url}/", "Phoebe")
@@ -81,20 +100,7 @@ def test_a_person_plays_a_bot_from_the_games_page(two, server_url):
         offered.get_by_role("button", name="Play").click()
         person.wait_for_url("**/play/tictactoe?link=*")
         expect(person.locator("#players-line")).to_contain_text("Tacbot")
-        expect(person.locator("#online .who")).to_contain_text("You play")
-        mine = person.locator("#online .who").inner_text().split()[2]  # X or O
-        for _ in range(6):  # on each turn, the person takes the first free cell
-            person.wait_for_function(
-                """(mine) => !document.querySelector('#gameover').hidden ||
-                   document.querySelector('#status-text').textContent.includes(mine + "'s turn")""",
-                arg=mine, timeout=15_000)
-            if person.locator("#gameover").is_visible():
-                break
-            free = person.evaluate("""() => [...document.querySelectorAll('[data-cell]')]
-                .map((e) => e.dataset.cell)
-                .find((i) => !document.querySelector(`[data-stone="${i}"]`))""")
-            person.locator(f"[data-cell='{free}']").click()
-            expect(person.locator(f"[data-stone='{free}']")).to_be_visible()
+        play_tictactoe_to_the_end(person)
         expect(person.locator("#gameover")).to_be_visible(timeout=15_000)
         said = bot.communicate(timeout=15)[0]
     finally:
@@ -112,19 +118,7 @@ def test_a_rated_game_against_an_ai_level_from_the_lobby(two, server_url):
     phone.locator("#lobby-seek").click()
     phone.wait_for_url("**/play/tictactoe?link=*")
     expect(phone.locator("#players-line")).to_contain_text("random (1000)")
-    for _ in range(6):  # the first free cell on each turn, until the game is over
-        phone.wait_for_function("() => !document.querySelector('#gameover').hidden || "
-                                "/You play (X|O)/.test(document.querySelector('#online .who')"
-                                "?.textContent || '') && document.querySelector('#status-text')"
-                                ".textContent.includes(document.querySelector('#online .who')"
-                                ".textContent.split(' ')[2] + \"'s turn\")", timeout=15_000)
-        if phone.locator("#gameover").is_visible():
-            break
-        free = phone.evaluate("""() => [...document.querySelectorAll('[data-cell]')]
-            .map((e) => e.dataset.cell)
-            .find((i) => !document.querySelector(`[data-stone="${i}"]`))""")
-        phone.locator(f"[data-cell='{free}']").click()
-        expect(phone.locator(f"[data-stone='{free}']")).to_be_visible()
+    play_tictactoe_to_the_end(phone)
     expect(phone.locator("#players-line")).to_contain_text("random (1000 → 1000)")
     expect(phone.locator("#players-line")).to_contain_text("Rita (1500 →")
     screenshot(phone, "lobby-ai-game-360x640")
