@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow  # thousands of requests
 
 API = "/api/v1"
 GAMES = default_games()
-FUZZ = settings(max_examples=40, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
 
 
