@@ -272,14 +272,30 @@ class LobbyStore:
                              (player_id,)).fetchall()
         return [(kind, Rating(r, d, v), int(g)) for kind, r, d, v, g in rows]
 
-    def keep_rating(self, player_id: str, kind: str, rating: Rating) -> None:
-        """A player's rating at a kind of game, unless one is kept already."""
+    def keep_players(self, players: list[tuple[PlayerRecord, str, str]],
+                     ratings: list[tuple[str, str, Rating]]) -> None:
+        """Players (record, secret hash, name key) and their ratings (player id, kind,
+        rating), each unless kept already: one transaction, none when all are there."""
+        ids = [player.id for player, _, _ in players]
+        marks = ", ".join("?" * len(ids))
+        with self.reading() as cur:
+            there = self._run(cur, f"SELECT COUNT(*) FROM players WHERE id IN ({marks})",
+                              tuple(ids)).fetchone()[0]
+        if there == len(ids):
+            return
+        now = time.time()
         with self.transaction() as cur:
-            self._run(cur, "INSERT INTO ratings (player_id, kind, rating, deviation, "
-                      "volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT "
-                      "(player_id, kind) DO NOTHING", (player_id, kind, rating.rating,
-                                                       rating.deviation, rating.volatility,
-                                                       time.time()))
+            for player, hashed, key in players:
+                self._run(cur, "INSERT INTO players (id, secret_hash, name, name_key, bot, "
+                          "blocked, created_at, seen_at) VALUES (?, ?, ?, ?, ?, '[]', ?, ?) "
+                          "ON CONFLICT DO NOTHING",
+                          (player.id, hashed, player.name, key, int(player.bot), now, now))
+            for player_id, kind, rating in ratings:
+                self._run(cur, "INSERT INTO ratings (player_id, kind, rating, deviation, "
+                          "volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?) ON "
+                          "CONFLICT (player_id, kind) DO NOTHING",
+                          (player_id, kind, rating.rating, rating.deviation,
+                           rating.volatility, now))
 
     def rate(self, kind: str, first: str, second: str, score: float,
              fixed: tuple[str, ...] = ()) -> tuple[Rating, Rating] | None:

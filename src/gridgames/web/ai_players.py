@@ -66,16 +66,14 @@ class AiPlayers:
     def ensure(self) -> None:
         """Every level of every two-player game is a player, with its measured ratings
         (insert-if-absent: each server process may do it at start)."""
-        levels = {level for game in self.games.values() if game.players == 2 and game.ai
-                  for level in game.ai.levels}
-        for level in sorted(levels):
-            self.store.add_player(PlayerRecord(ai_id(level), level, bot=True),
-                                  secret_hash(secrets.token_urlsafe(24)), name_key(level))
-        for kind, ratings in MEASURED.items():
-            for level, (rating, deviation) in ratings.items():
-                if level in levels:
-                    self.store.keep_rating(ai_id(level), kind,
-                                           Rating(rating, max(deviation, 30)))
+        levels = sorted({level for game in self.games.values() if game.players == 2 and
+                         game.ai for level in game.ai.levels})
+        self.store.keep_players(
+            [(PlayerRecord(ai_id(level), level, bot=True),
+              secret_hash(secrets.token_urlsafe(24)), name_key(level)) for level in levels],
+            [(ai_id(level), kind, Rating(rating, max(deviation, 30)))
+             for kind, measured in MEASURED.items()
+             for level, (rating, deviation) in measured.items() if level in levels])
         self.ensured = True
 
     def check_offered(self, player_id: str, game_name: str, params_text: str) -> None:
