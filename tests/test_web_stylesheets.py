@@ -142,10 +142,12 @@ def test_the_home_page_links_every_game_stylesheet(page, server_url):
     linked = linked_stylesheets(page)
     for name in GAMES:
         assert linked.count(f"/games/{name}/renderer.css") == 1, linked
-    # polar.css's ice, not the SVG default (black)
-    ice = page.locator('.card[data-game="polar"] .polar-ice').evaluate(
-        "e => getComputedStyle(e).fill")
-    assert ice == "rgb(232, 244, 250)"
+    # polar.css's ice, not the SVG default (black); read in one step, since the preview
+    # redraws its board (a replaced element has no computed style)
+    page.wait_for_function("""() => {
+        const ice = document.querySelector('.card[data-game="polar"] .polar-ice');
+        return ice !== null && getComputedStyle(ice).fill === "rgb(232, 244, 250)";
+    }""", timeout=5000)
 
 
 @pytest.mark.browser
