@@ -18,6 +18,7 @@ from typing import Any
 
 from gridgames.compute.jobs import Job
 from gridgames.compute.pool import SERVER
+from gridgames.core.errors import BadInput
 from gridgames.core.glicko import Rating
 from gridgames.core.result import Budget
 from gridgames.players import name_key, secret_hash
@@ -78,8 +79,6 @@ class AiPlayers:
 
     def check_offered(self, player_id: str, game_name: str, params_text: str) -> None:
         """An AI level plays this game on this board, or BadInput says it does not."""
-        from gridgames.core.errors import BadInput
-
         game = self.games[game_name]
         level = player_id[len(PREFIX):]
         offered = game.ai.offered(game.parse_params(params_text)) if game.ai else ()
