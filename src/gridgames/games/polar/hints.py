@@ -62,8 +62,9 @@ class PolarHints(Solver, Hinter):
         # The packs' stored lines, kept whole (the shipped packs bound their size): in the
         # cache, a few thousand positions along them would push each other out.
         self._known: dict[Key, Line] = {}
-        for level, moves in known:
-            self._seed(level, moves)
+        # Replayed when first needed (half a second for the shipped packs): a process that
+        # never asks for a line, such as most of the command line's commands, skips it.
+        self._unseeded = list(known)
 
     def warm(self) -> None:
         """Load (or compile, the first time) the compiled kernel before it is needed, and
@@ -73,6 +74,12 @@ class PolarHints(Solver, Hinter):
         solve(bytes(board), 0, PUSHES, max_seconds=60)
         play(tuple(board), 0, 1, "R")
         dead_hearts(tuple(board))
+        self._seed_all()
+
+    def _seed_all(self) -> None:
+        unseeded, self._unseeded = self._unseeded, []
+        for level, moves in unseeded:  # in order: a later pack's line for a level wins
+            self._seed(level, moves)
 
     # --- the capabilities ---
 
@@ -185,6 +192,7 @@ class PolarHints(Solver, Hinter):
         if HEART not in board:
             return Line((), 0, 0, True, 0)
         cached = self._lines.get((board, penguin))
+        self._seed_all()
         stored = self._known.get((board, penguin)) if cached is None else None
         cached = cached or stored
         if cached is not None and (cached.proven or cached.settled):
