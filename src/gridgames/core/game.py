@@ -148,6 +148,11 @@ class Game(ABC):
         """A bound on the length of any game (the conformance suite checks it), or None for a
         game that can go on for ever (walking about in Polar)."""
 
+    def warm(self) -> None:
+        """Load what the rules run on (compiled code, tables) now, so that no move waits
+        for it: a server calls this before it says ready. Most games have nothing to load."""
+        return
+
     # --- moves ---
 
     @abstractmethod

@@ -98,6 +98,8 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     stops here, with one line saying which and why (BadInput)."""
     config = config or ServerConfig()
     games = games if games is not None else default_games()
+    for game in games.values():  # compiled rules load before the first move, not during it
+        game.warm()
     store = store if store is not None else open_store(config.db, config.db_timeout)
     rooms = Rooms(store, games, config.cache_games, config.cache_mb * 1024 * 1024)
     compute = compute if compute is not None else make_compute(config)

@@ -18,7 +18,17 @@ from gridgames.core.params import Params, param
 from gridgames.core.rng import Rng
 from gridgames.core.words import count
 from gridgames.games.polar import rules
-from gridgames.games.polar.board import COLS, DIRECTIONS, EDGE, MOVABLE, NAMES, ROWS, step
+from gridgames.games.polar.board import (
+    COLS,
+    DIRECTIONS,
+    EDGE,
+    HEART,
+    HOUSE,
+    MOVABLE,
+    NAMES,
+    ROWS,
+    step,
+)
 from gridgames.games.polar.packs import (
     DEFAULT_PACK,
     PACKS,
@@ -50,6 +60,14 @@ def play(board: tuple[int, ...], penguin: int, hearts: int,
     happened = tuple((rules.EVENT_NAMES[kind], *row[:rules.EVENT_SIZES[kind]])
                      for kind, *row in events[:n].tolist())
     return tuple(cells.tolist()), int(at), int(rules.hearts_left(cells)), happened
+
+
+def warm_rules() -> None:
+    """Load (or compile, the first time) the rules' kernels: a move and the lost hearts."""
+    board = [0] * rules.CELLS
+    board[1], board[3] = HEART, HOUSE
+    play(tuple(board), 0, 1, "R")
+    rules.dead_hearts(tuple(board))
 
 
 def line_pushes(level: Any, moves: str) -> int | None:
@@ -117,6 +135,9 @@ class Polar(Game):
         super().__init__(**capabilities)
         if self.levels is None:  # the packs are the rules' own levels: always there
             self.levels = PolarPacks()
+
+    def warm(self) -> None:
+        warm_rules()
 
     def parse_params(self, text: str) -> PolarParams:
         params = PolarParams.parse(text)

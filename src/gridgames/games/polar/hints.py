@@ -18,9 +18,8 @@ from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Resul
 from gridgames.core.words import count
 from gridgames.games.polar.anytime import anytime
 from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
-from gridgames.games.polar.game import line_pushes, play
+from gridgames.games.polar.game import line_pushes, play, warm_rules
 from gridgames.games.polar.packs import Level
-from gridgames.games.polar.rules import dead_hearts
 from gridgames.games.polar.solver import KERNEL_MOUNTAINS, MOVES, PUSHES, solve
 
 DEFAULT_SECONDS = 20.0  # a caller that gives no seconds (the CLI's play, a script)
@@ -68,12 +67,11 @@ class PolarHints(Solver, Hinter):
 
     def warm(self) -> None:
         """Load (or compile, the first time) the compiled kernel before it is needed, and
-        the rules (rules.py) the game plays a move and finds lost hearts by."""
+        the rules', and replay the packs' stored lines."""
         board = bytearray(GRID.size)
         board[1], board[3] = HEART, HOUSE
         solve(bytes(board), 0, PUSHES, max_seconds=60)
-        play(tuple(board), 0, 1, "R")
-        dead_hearts(tuple(board))
+        warm_rules()
         self._seed_all()
 
     def _seed_all(self) -> None:
