@@ -14,6 +14,7 @@ import concurrent.futures
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,7 +22,6 @@ from contextlib import suppress
 
 import pytest
 
-from gridgames.store.sqlite import CHECKPOINT_SECONDS
 from tests.conftest import IN_CI
 from tests.servers import Server
 
@@ -186,20 +186,20 @@ def fill(disk) -> object:
     return filler
 
 
-def refusing_for_good(server: Server, disk) -> object:
-    """Fill the disk until the database refuses writes even after its background checkpoint
-    has had its turn (a checkpoint restarts the WAL, whose room the next writes reuse), so
-    the next write is refused too. The filler is returned."""
+def refusing_for_good(server: Server, disk) -> tuple[object, sqlite3.Connection]:
+    """Fill the disk until the database refuses writes, and keep it so: a reader holding a
+    snapshot stops the background checkpoint from restarting the WAL (whose room the next
+    writes would reuse), so every write needs room the disk has not. The filler is returned,
+    and the reader to close."""
     sid, played = new_game(server), []
-    for _ in range(20):
-        filler = fill(disk)
-        while walk(server, sid, played)[0] == 200:
-            assert len(played) < 3000, "the disk never filled"
-        time.sleep(4 * CHECKPOINT_SECONDS)
-        filler = fill(disk)  # what the refused write and the checkpoint gave back
-        if walk(server, sid, played)[0] != 200:
-            return filler
-    raise AssertionError("the database kept finding room for writes")
+    assert walk(server, sid, played)[0] == 200  # the WAL holds a move the reader sees
+    reader = sqlite3.connect(server.db)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    fill(disk)
+    while walk(server, sid, played)[0] == 200:
+        assert len(played) < 3000, "the disk never filled"
+    return fill(disk), reader  # and what the refused write gave back
 
 
 @pytest.mark.browser
@@ -211,11 +211,12 @@ def test_a_move_made_while_the_disk_is_full_goes_through_once_there_is_room(smal
     try:
         page.goto(f"{server.base}/play/tictactoe?id=tictactoe::3/3/3&seats=person,person")
         expect(page.locator("#status-text")).to_have_text("It's X's turn")
-        filler = refusing_for_good(server, small_disk)
+        filler, reader = refusing_for_good(server, small_disk)
         page.locator('[data-cell="4"]').click()  # X in the centre, refused (503) for now
         expect(page.locator("#live")).to_have_text("reconnecting…")
         expect(page.locator("[data-stone]")).to_have_count(0)
         filler.unlink()
+        reader.close()
         expect(page.locator("[data-stone]")).to_have_count(1, timeout=30_000)
         expect(page.locator("#live")).to_be_hidden()
         expect(page.locator("#status-text")).to_have_text("It's O's turn")
