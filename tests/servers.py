@@ -19,8 +19,15 @@ from tests.conftest import free_port
 
 
 class Server:
-    def __init__(self, db: str, *options: str, port: int | None = None) -> None:
+    """`warm`: the compute workers start with the server and /readyz waits for them, as
+    `gridgames serve` runs by default; otherwise (--compute-on-demand) with the first piece
+    of machine play, which most of these tests never ask for."""
+
+    def __init__(self, db: str, *options: str, port: int | None = None,
+                 warm: bool = False) -> None:
         self.db = db
+        if not warm:
+            options = ("--compute-on-demand", *options)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -63,7 +70,7 @@ class Server:
     def rss_mb(self) -> float:
         """The resident memory of the server and every process under it (its compute
         workers), in MB."""
-        return sum(_rss_kb(pid) for pid in _tree(self.process.pid)) / 1024
+        return sum(_rss_kb(pid) for pid in process_tree(self.process.pid)) / 1024
 
     def kill(self) -> None:
         """kill -9: no clean shutdown at all."""
@@ -82,7 +89,7 @@ class Server:
         return self.output.read()
 
 
-def _tree(root: int) -> list[int]:
+def process_tree(root: int) -> list[int]:
     parents: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:

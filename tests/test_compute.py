@@ -27,7 +27,7 @@ from gridgames.compute.service import ComputeService, RemoteCompute
 from gridgames.core.result import Budget
 from gridgames.registry import default_games
 from gridgames.session import Session
-from tests.servers import Server
+from tests.servers import Server, process_tree
 
 pytestmark = pytest.mark.slow  # every test drives real compute worker processes
 
@@ -351,10 +351,22 @@ def test_a_warm_pool_says_it_is_starting_until_its_searches_are_loaded(tmp_path)
     cold.close()
 
 
+def test_on_demand_the_compute_workers_start_with_the_first_ai_move(tmp_path):
+    server = Server(str(tmp_path / "games.db"), "--compute-workers", "1")  # on demand
+    try:
+        assert process_tree(server.process.pid) == [server.process.pid]  # ready, and no worker
+        game = new_game(server, game="tictactoe")
+        status, answer = server.call("POST", f"/api/v1/sessions/{game}/ai")
+        assert status == 200 and len(answer["moves"]) == 1
+        assert len(process_tree(server.process.pid)) >= 2
+    finally:
+        server.stop()
+
+
 def test_a_queued_ai_move_cancelled_on_the_server_answers_at_once(tmp_path):
     # One compute worker, kept busy by an analysis of up to 60 s.
     server = Server(str(tmp_path / "games.db"), "--compute-workers", "1",
-                    "--think-seconds", "60")
+                    "--think-seconds", "60", warm=True)
     calls = ThreadPoolExecutor(2)
     busy = ""
     try:

@@ -14,7 +14,7 @@ from gridgames.compute.demo import demo_moves, shipped_moves
 from gridgames.registry import default_games
 from gridgames.web.config import ServerConfig
 from tests.conftest import make_app
-from tests.servers import Server, _tree, cpu_seconds
+from tests.servers import Server, cpu_seconds, process_tree
 
 GAMES = default_games()
 PAGE_SECONDS = 2.0  # the most a player waits for an AI move or a hint, by default
@@ -123,7 +123,7 @@ def test_a_fresh_server_paints_previews_at_once_and_starts_its_workers(tmp_path:
     """A server started as a person starts it: the previews take it well under 1 s of CPU
     altogether (0.12 s of wall time on a quiet machine; with four test runs on two cores the
     server waits for a core), while its compute workers start beside it, before any job."""
-    server = Server(str(tmp_path / "games.db"), "--compute-workers", "1")
+    server = Server(str(tmp_path / "games.db"), "--compute-workers", "1", warm=True)
     try:
         began, cpu = time.monotonic(), cpu_seconds(server.process.pid)
         for name in GAMES:
@@ -142,7 +142,7 @@ def test_a_fresh_server_paints_previews_at_once_and_starts_its_workers(tmp_path:
 def _workers(pid: int) -> list[int]:
     """The processes under pid that multiprocessing spawned (its compute workers)."""
     found = []
-    for child in _tree(pid)[1:]:
+    for child in process_tree(pid)[1:]:
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes()
         except OSError:

@@ -28,7 +28,7 @@ SHAPES = list(itertools.product(range(4, 14), range(4, 9)))  # 10 widths x 5 hei
 def server(tmp_path):
     server = Server(str(tmp_path / "games.db"), "--memory-mb", str(BOUND_MB),
                     "--compute-workers", "1", "--think-seconds", "0.1",
-                    "--games-per-minute", "1000000")
+                    "--games-per-minute", "1000000", warm=True)
     yield server
     server.stop()
 

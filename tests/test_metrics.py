@@ -96,7 +96,7 @@ def test_metrics_are_for_this_machine_unless_opened(tmp_path):
 
 
 def test_metrics_add_up_every_server_process(postgres_url):
-    server = Server(postgres_url, "--workers", "2")
+    server = Server(postgres_url, "--workers", "2", warm=True)
     try:
         sid = server.call("POST", "/api/v1/sessions", {"game": "polar",
                                                        "params": "level=1"})[1]["session"]

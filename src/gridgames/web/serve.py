@@ -58,6 +58,10 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    help="processes for machine play, shared by all server processes "
                    "(default: one less than the cores, at least 1, and as many as "
                    f"--memory-mb allows: here at most {default_compute_workers()})")
+    p.add_argument("--compute-on-demand", action="store_true",
+                   help="start the compute workers with the first piece of machine play, "
+                   "not with the server: less memory and CPU while nobody asks for any, "
+                   "and the first AI move or hint waits for them to load")
     _option(p, "--memory-mb", 4096, "memory of the server and its compute workers together: "
             f"each server process keeps {SERVER_BASE_MB} MB and a cache of games (a quarter, "
             "at most 256 MB), the compute workers share the rest",
@@ -149,6 +153,7 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(db=db, think_seconds=args.think_seconds, keep_days=args.keep_days,
                         levels=tuple(args.levels or ()), cache_mb=max(16, cache_mb),
                         compute_workers=compute, compute_memory_mb=worker_mb,
+                        warm_compute=not args.compute_on_demand,
                         trusted_proxies=tuple(args.trusted_proxy),
                         public_origin=args.public_origin,
                         games_per_minute=args.games_per_minute,
@@ -213,7 +218,7 @@ def serve(args: argparse.Namespace, games: Games, out: TextIO | None = None) -> 
     shared_dir = tempfile.mkdtemp(prefix="gridgames-")  # the pool's socket, the metrics
     address = os.path.join(shared_dir, "compute.sock")
     pool = ComputePool(config.compute_workers, config.levels, config.compute_memory_mb,
-                       warm=True)
+                       warm=config.warm_compute)
     service = ComputeService(pool, address, authkey)
     shared = replace(config, compute_address=address, compute_authkey=authkey.hex(),
                      metrics_dir=shared_dir)
