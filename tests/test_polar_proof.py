@@ -50,7 +50,7 @@ def compare_with_reference(seed: str, solvable: int, lost: int) -> None:
     rng = Rng(seed)
     while solvable > 0 or lost > 0:
         board, penguin = crowded_board(rng)
-        reference = solve(board, penguin, PUSHES, engine="python", max_states=3_000,
+        reference = solve(board, penguin, PUSHES, engine="python", max_states=1_000,
                           max_seconds=60)
         if not reference.complete or (lost if reference.moves is None else solvable) <= 0:
             continue
@@ -100,7 +100,7 @@ def test_masked_keys_search_like_ranked_ones():
     done = 0
     while done < 2:
         board, penguin = many_ice_board(rng)
-        reference = solve(board, penguin, PUSHES, engine="python", max_states=3_000,
+        reference = solve(board, penguin, PUSHES, engine="python", max_states=1_000,
                           max_seconds=60)
         if not reference.complete or reference.moves is None:
             continue

@@ -100,8 +100,11 @@ def test_the_installed_app_runs(wheel, installed, tmp_path):
     assert str(ROOT) not in located and "site-packages" in located
 
     port = free_port()
+    # No compute workers: from a fresh install each would compile every kernel, tens of
+    # seconds of CPU nothing here waits for (test_machine_time starts a warm server).
     server = subprocess.Popen([str(installed / "gridgames"), "serve", "--port", str(port),
-                               "--no-browser"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                               "--no-browser", "--compute-on-demand"], cwd=tmp_path,
+                              stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -121,8 +124,7 @@ def test_the_installed_app_runs(wheel, installed, tmp_path):
                 assert answer.status == 200, path
                 assert answer.read(), path
         # A fresh install's first home page: its previews were prepared ahead, and take the
-        # server well under 1 s of CPU (the compute worker, starting beside it at the lowest
-        # priority, compiles its kernels for many seconds here; they wait for none of it).
+        # server well under 1 s of CPU.
         began, cpu = time.monotonic(), cpu_seconds(server.pid)
         for name in wheel_games(wheel):
             with urllib.request.urlopen(f"{base}/api/v1/games/{name}/demo", timeout=10) as answer:
