@@ -21,6 +21,7 @@ $(APP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/gridgames warm
 	touch $(APP)
 
 $(TOOLS): $(APP)

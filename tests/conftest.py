@@ -33,7 +33,7 @@ def free_port() -> int:
 
 def pytest_configure(config):
     """No test writes to the user's own games database: unless a test names one, games go to
-    a file of this run. The run's first process fills numba's cache (see WARM_UPS)."""
+    a file of this run. The run's first process fills numba's cache (warm_compiled_kernels)."""
     import tempfile
 
     os.environ.setdefault("GRIDGAMES_DB", str(Path(tempfile.mkdtemp(prefix="gridgames-db-"))
@@ -42,57 +42,17 @@ def pytest_configure(config):
         warm_compiled_kernels()
 
 
-# The compiled kernels (numba) load from numba's disk cache, which a fresh checkout (CI) does
-# not have yet: there each process compiles them the first time it needs them, 20 to 40 s of
-# CPU, and the two test workers and every compute worker they start (which loads them all)
-# would each do it at the same time. So the run's first process has them compiled once, in
-# parallel, before any test starts; with the cache there, this only loads them (a second).
-WARM_UPS = (
-    "from gridgames.games.polar import parallel; from gridgames.games.polar.rules import NEXT;"
-    " parallel.warm(NEXT)",
-    "from gridgames.games.polar.hints import PolarHints; PolarHints().warm();"
-    " from gridgames.games.trilobite.analyzer import SolverPool, TrilobiteAnalyzer;"
-    " TrilobiteAnalyzer(SolverPool()).warm();"
-    # The proof search's kernels (10 s of CPU): beside the first line's 27 s, not in a test.
-    " from gridgames.games.polar.packs import builtin_pack; from gridgames.games.polar.proof"
-    " import prove; level = builtin_pack('original')[0];"
-    " prove(bytes(level.board), level.penguin, 14, max_seconds=60, slots=1024)",
-)
-
-
 def warm_compiled_kernels() -> None:
-    """What a compute worker warms as it starts (compute/jobs.py), in processes of their own;
-    one that fails leaves its kernels to compile where a test needs them, as without this."""
+    """The compiled kernels (numba) load from numba's disk cache, which `make test` fills
+    after installing (`gridgames warm`); a run started otherwise on a fresh checkout would
+    have each test worker and each compute worker compile them at once, 20 to 40 s of CPU
+    each. With the cache there this only loads them (a few seconds). A failure leaves them
+    to compile where a test needs them."""
     import subprocess
     import sys
 
-    warming = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL) for code in WARM_UPS]
-    for process in warming:
-        process.wait()
-
-
-def pytest_collection_finish(session):
-    """A test worker whose xdist_group marks have no effect stops the run: the modules
-    that share a build (a wheel, a virtual environment, a book) would make it once per
-    worker, and the suite would quietly take longer."""
-    if not getattr(session.config.option, "loadgroup", False):  # not an xdist worker
-        return
-    lost = [item.nodeid for item in session.items
-            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
-    if lost:
-        raise pytest.UsageError(f"xdist_group is ignored by this pytest and pytest-xdist "
-                                f"(pyproject.toml pins a pytest it works with): {lost[0]}")
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    """Marks a test whose body failed, for its fixtures' teardown (`page` keeps a
-    screenshot of it)."""
-    report = yield
-    if report.when == "call" and report.failed:
-        item.failed_call = True
-    return report
+    subprocess.run([sys.executable, "-m", "gridgames", "warm"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
 
 
 @pytest.hookimpl(trylast=True)

@@ -262,6 +262,13 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
     serve(args, games, out=out)
 
 
+def cmd_warm(args: argparse.Namespace, out: TextIO) -> None:
+    from gridgames.compute.warm import warm_all
+
+    print(f"machine play's compiled kernels are ready, on disk ({warm_all():.1f} s)",
+          file=out)
+
+
 def _sqlite_file(url: str | None, postgres: str) -> Path:
     """The file of the SQLite database at url (default: the server's); BadInput saying
     `postgres` for a PostgreSQL URL."""
@@ -459,6 +466,10 @@ def build_parser(games: Games) -> argparse.ArgumentParser:
     p.add_argument("--bot", action="store_true", help="a program that plays through the API")
     p.add_argument("--server", default="http://127.0.0.1:8000", help="the server's address")
     p.set_defaults(run=cmd_player)
+
+    p = sub.add_parser("warm", help="compile machine play's kernels now, once, and keep them "
+                       "on disk (a fresh install otherwise compiles them at first use)")
+    p.set_defaults(run=cmd_warm)
 
     from gridgames.web.serve import add_serve_options
 

@@ -82,13 +82,11 @@ class Worker:
         if memory_mb:  # a job that needs more fails alone (MemoryError), the server lives on
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        from gridgames.compute.warm import warm_games
         from gridgames.registry import default_games
 
         self.games, _ = default_games().with_level_files(levels)
-        for game in self.games.values():  # compiled kernels load (or compile) now, not in a job
-            for entry in game.capabilities().values():
-                if hasattr(entry, "warm"):
-                    entry.warm()
+        warm_games(self.games.values())  # compiled kernels load (or compile) now, not in a job
 
     def run(self, job: Job) -> Any:
         game = self.games.get_game(job.game)
