@@ -203,6 +203,7 @@ def test_db_backup_refuses_a_database_that_does_not_exist(tmp_path):
     assert not typo.exists() and not (tmp_path / "out.db").exists()
 
 
+@pytest.mark.slow  # seconds of commands or searching: `make test`, not `make check`
 def test_db_backup_and_restore_refuse_paths_they_cannot_use(tmp_path):
     db = str(tmp_path / "games.db")
     open_store(db).close()
@@ -220,6 +221,7 @@ def test_db_backup_and_restore_refuse_paths_they_cannot_use(tmp_path):
         refused(gridgames("db", "restore", backup, "--db", target), words)
 
 
+@pytest.mark.slow  # seconds of commands or searching: `make test`, not `make check`
 def test_trilobite_books_that_are_no_files_or_no_books_are_one_line(tmp_path):
     header = b'{"format": "gridgames-trilobite-book", "version": 1, "width": 1e999}\n'
     for content, words in [(b"[" * 100_000, "not a valid book"),
@@ -233,6 +235,7 @@ def test_trilobite_books_that_are_no_files_or_no_books_are_one_line(tmp_path):
             "cannot write the book /proc/x")
 
 
+@pytest.mark.slow  # seconds of commands or searching: `make test`, not `make check`
 def test_a_table_larger_than_the_memory_allowed_is_one_line(tmp_path):
     """--memory within its bounds, on a machine (here: an address-space limit) that cannot
     give it: the solver says so; a book build's process that could not start its table

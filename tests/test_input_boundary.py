@@ -19,7 +19,9 @@ API = "/api/v1"
 UNSTORABLE = ("contains a NUL character", "is not valid text", "as a unicode string")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# PostgreSQL's cases make a database each (a second): `make test` runs them, `make check`
+# the SQLite ones.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def client(request, tmp_path):
     if request.param == "sqlite":
         app = make_app(tmp_path / "games.db", compute_workers=1)

@@ -38,6 +38,7 @@ def test_the_default_think_time_is_a_page_s_wait():
     assert ServerConfig().think_seconds == PAGE_SECONDS
 
 
+@pytest.mark.slow  # seconds of searching on the largest boards
 def test_ai_moves_and_hints_on_the_largest_board_answer_within_2_s(client):
     """Each answer's own clock says at most 2 s, or else its worker waited for a core most of
     that time: the workers run at the lowest priority, and with four test runs on two cores
@@ -119,6 +120,7 @@ def test_the_shipped_previews_are_what_the_machine_plays():
     assert shipped_moves() == {name: demo_moves(game, GAMES) for name, game in GAMES.items()}
 
 
+@pytest.mark.slow  # a real server and its compute worker
 def test_a_fresh_server_paints_previews_at_once_and_starts_its_workers(tmp_path: Path):
     """A server started as a person starts it: the previews take it well under 1 s of CPU
     altogether (0.12 s of wall time on a quiet machine; with four test runs on two cores the
