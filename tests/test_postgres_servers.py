@@ -263,3 +263,35 @@ def test_a_game_on_time_is_ended_once_by_either_process(two_servers):
     assert now["status"]["message"] == "O wins: X ran out of time"
     for server, who in ((a, "Clockann"), (b, "Clockbob")):
         assert server.call("GET", f"/api/v1/players/{who}")[1]["ratings"][0]["games"] == 1
+
+
+def test_a_change_in_the_lobby_wakes_the_event_streams_of_every_process(postgres_url):
+    """Two processes' live hubs over one database: a change in the lobby announced by one
+    wakes the event streams waiting in the other at once (LISTEN/NOTIFY), not at their next
+    look; with nothing announced they wait their time out."""
+    import asyncio
+
+    from gridgames.store import open_store
+    from gridgames.web.live import Hub
+
+    def hub() -> Hub:
+        return Hub(open_store(postgres_url), lambda *_: None, lambda *_: None)
+
+    async def run() -> None:
+        here, there = hub(), hub()
+        here.start()
+        there.start()
+        try:
+            assert await there.lobby_news(30)  # listening: news may have been missed
+            waiting = asyncio.create_task(there.lobby_news(30))
+            await asyncio.sleep(0.1)
+            await asyncio.to_thread(here.lobby_changed)
+            assert await asyncio.wait_for(waiting, 10)
+            assert not await there.lobby_news(0.5)
+        finally:
+            here.stop()
+            there.stop()
+            here.store.close()
+            there.store.close()
+
+    asyncio.run(run())

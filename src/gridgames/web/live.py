@@ -38,6 +38,9 @@ WATCHERS_SECONDS = 5.0  # how often a game's pages may be told a new count of wa
 MESSAGES_PER_MINUTE = 600  # from one page; beyond it the connection is closed (1008)
 THREADS = 2  # the hub's own threads for its database work
 FAN_OUT = 100  # pages a delivery sends to before it lets the loop do other work
+# The notification of a change in the lobby (a seek came, went or became a game); a game's
+# ID never starts with "*".
+LOBBY = "*lobby"
 
 # state: {"game_id", "seat", "payload"} as Online reads it for a link
 ReadState = Callable[[str], dict[str, Any]]
@@ -111,6 +114,7 @@ class Hub:
         self._presence_games: set[str] = set()  # a player came or went: tell them soon
         self._watchers_games: set[str] = set()  # a spectator did: tell them in a while
         self._presence_due = asyncio.Event()
+        self._lobby_news = asyncio.Event()  # set (then replaced) when the lobby changes
 
     # --- running ---
 
@@ -118,6 +122,7 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self._executor = ThreadPoolExecutor(THREADS, thread_name_prefix="gridgames-live")
         self._presence_due = asyncio.Event()
+        self._lobby_news = asyncio.Event()
         if self.store.shared:
             listener = threading.Thread(target=self.store.listen, daemon=True,
                                         args=(self._from_elsewhere, self._stop),
@@ -158,9 +163,37 @@ class Hub:
         elif self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._deliver_soon, game_id)
 
+    def lobby_changed(self) -> None:
+        """A seek came, went or became a game (committed): wake the event streams waiting
+        for news, here and in every other process. Called from a worker thread; it never
+        fails the change (the streams look again within a second anyway)."""
+        if self.store.shared:
+            try:
+                self.store.notify(LOBBY)  # comes back to us through the listener too
+            except Unavailable as err:
+                log.warning("could not announce a change in the lobby: %s", err)
+        elif self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._wake_lobby)
+
+    def _wake_lobby(self) -> None:
+        self._lobby_news.set()
+        self._lobby_news = asyncio.Event()
+
+    async def lobby_news(self, seconds: float) -> bool:
+        """Wait until the lobby changes (True) or for `seconds` (False)."""
+        try:
+            await asyncio.wait_for(self._lobby_news.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
     def _from_elsewhere(self, game_id: str | None) -> None:
-        """From the listener's thread: a game changed (None: any may have)."""
+        """From the listener's thread: a game changed (None: any may have), or the lobby."""
         if self.loop is not None and not self.loop.is_closed():
+            if game_id is None or game_id == LOBBY:
+                self.loop.call_soon_threadsafe(self._wake_lobby)
+                if game_id == LOBBY:
+                    return
             if game_id is None:
                 for known in list(self.viewers):
                     self.loop.call_soon_threadsafe(self._deliver_soon, known)

@@ -14,6 +14,7 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from gridgames.core.errors import BadInput, IllegalMove, UnknownName
@@ -77,6 +78,9 @@ class Lobby:
         self.games = games
         self._swept = 0.0
         self._sweep_lock = threading.Lock()
+        # Called after each committed change of the seeks (the live hub's lobby_changed:
+        # players' event streams wake at once, in every server process).
+        self.announce: Callable[[], None] = lambda: None
 
     # --- seeks ---
 
@@ -120,6 +124,7 @@ class Lobby:
                           target_name=target and target.name)
         if not self.store.add_seek(made, MOST_SEEKS):
             raise IllegalMove(f"you have {MOST_SEEKS} open seeks already: cancel one first")
+        self.announce()
         paired = self.pair_quick(player) if quick else None
         return {"seek": seek_view(made), "paired": paired}
 
@@ -150,7 +155,10 @@ class Lobby:
         return None
 
     def cancel(self, player: PlayerRecord, seek_id: str | None) -> int:
-        return self.store.drop_seeks(player.id, seek_id)
+        dropped = self.store.drop_seeks(player.id, seek_id)
+        if dropped:
+            self.announce()
+        return dropped
 
     def sweep(self) -> None:
         now = time.time()
@@ -158,7 +166,8 @@ class Lobby:
             if now - self._swept < SWEEP_EVERY:
                 return
             self._swept = now
-        self.store.expire_seeks(now - UNSEEN_SECONDS, now - SEEK_SECONDS)
+        if self.store.expire_seeks(now - UNSEEN_SECONDS, now - SEEK_SECONDS):
+            self.announce()
 
     # --- pairing ---
 
@@ -243,6 +252,7 @@ class Lobby:
             self.store.delete_game(room.id)
             return None
         self.store.set_deadline(room.id, online.deadline(room))
+        self.announce()
         return tokens
 
     # --- ratings ---

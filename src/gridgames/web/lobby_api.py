@@ -8,7 +8,6 @@ each change of the player's games, so that a bot needs nothing else to play the 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import re
@@ -32,7 +31,9 @@ from gridgames.web.online_api import Online
 from gridgames.web.rooms import new_id
 
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
-STREAM_LOOK = 1.0  # seconds between two looks of an event stream at the player's news
+# Seconds between two looks of an event stream at the player's news, at most: a change in
+# the lobby wakes it at once (Hub.lobby_news); a move in a game is seen at the next look.
+STREAM_LOOK = 1.0
 STREAM_PING = 15.0  # seconds between two keep-alive comments on an idle stream
 STREAM_SECONDS = 3600.0  # a stream ends after this (a client reconnects); none lingers
 RECENT_SECONDS = 2 * 86400.0  # an opening stream is sent the unfinished games of this long
@@ -359,7 +360,7 @@ async def event_stream(request: Request, player: PlayerRecord, lobby: Lobby, on:
             for chunk in out:
                 yield chunk
                 last_sent = time.monotonic()
-            await asyncio.sleep(STREAM_LOOK)
+            await on.hub.lobby_news(STREAM_LOOK)  # at once when a seek changes anywhere
     finally:
         done()
         with contextlib.suppress(Unavailable):
