@@ -265,8 +265,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> None:
 def cmd_warm(args: argparse.Namespace, out: TextIO) -> None:
     from gridgames.compute.warm import warm_all
 
-    print(f"machine play's compiled kernels are ready, on disk ({warm_all():.1f} s)",
-          file=out)
+    print("machine play's kernels: compiling those not on disk yet (the first time, about "
+          "half a minute)...", file=out, flush=True)
+    print(f"machine play's compiled kernels are ready ({warm_all():.1f} s)", file=out)
 
 
 def _sqlite_file(url: str | None, postgres: str) -> Path:
