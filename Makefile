@@ -21,7 +21,7 @@ $(APP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/gridgames warm
+	$(BIN)/gridgames warm || true  # an optimisation: what fails compiles where first used
 	touch $(APP)
 
 $(TOOLS): $(APP)

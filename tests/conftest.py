@@ -55,6 +55,29 @@ def warm_compiled_kernels() -> None:
                    stderr=subprocess.DEVNULL)
 
 
+def pytest_collection_finish(session):
+    """A test worker whose xdist_group marks have no effect stops the run: the modules
+    that share a build (a wheel, a virtual environment, a book) would make it once per
+    worker, and the suite would quietly take longer."""
+    if not getattr(session.config.option, "loadgroup", False):  # not an xdist worker
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"xdist_group is ignored by this pytest and pytest-xdist "
+                                f"(pyproject.toml pins a pytest it works with): {lost[0]}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Marks a test whose body failed, for its fixtures' teardown (`page` keeps a
+    screenshot of it)."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.failed_call = True
+    return report
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """The modules with slow tests first, then those with browser tests, then the rest, each

@@ -265,10 +265,10 @@ def test_a_game_on_time_is_ended_once_by_either_process(two_servers):
         assert server.call("GET", f"/api/v1/players/{who}")[1]["ratings"][0]["games"] == 1
 
 
-def test_a_change_in_the_lobby_wakes_the_event_streams_of_every_process(postgres_url):
-    """Two processes' live hubs over one database: a change in the lobby announced by one
-    wakes the event streams waiting in the other at once (LISTEN/NOTIFY), not at their next
-    look; with nothing announced they wait their time out."""
+def test_news_in_the_lobby_wakes_the_players_event_streams_in_every_process(postgres_url):
+    """Two processes' live hubs over one database: news for a player announced by one (a
+    challenge, a seek paired) wakes that player's event streams waiting in the other at once
+    (LISTEN/NOTIFY), not at their next look, and no other player's."""
     import asyncio
 
     from gridgames.store import open_store
@@ -282,12 +282,15 @@ def test_a_change_in_the_lobby_wakes_the_event_streams_of_every_process(postgres
         here.start()
         there.start()
         try:
-            assert await there.lobby_news(30)  # listening: news may have been missed
-            waiting = asyncio.create_task(there.lobby_news(30))
+            bot, other = there.follow("bot-id"), there.follow("other-id")
+            assert await bot.news(bot.mark, 30)  # listening now: news may have been missed
+            since, others = bot.mark, other.mark
+            waiting = asyncio.create_task(bot.news(since, 30))
             await asyncio.sleep(0.1)
-            await asyncio.to_thread(here.lobby_changed)
+            await asyncio.to_thread(here.lobby_news, ["bot-id"])
             assert await asyncio.wait_for(waiting, 10)
-            assert not await there.lobby_news(0.5)
+            assert not await other.news(others, 0.5)  # another player: not woken
+            assert not await bot.news(bot.mark, 0.5)  # nothing more announced
         finally:
             here.stop()
             there.stop()

@@ -267,7 +267,12 @@ def cmd_warm(args: argparse.Namespace, out: TextIO) -> None:
 
     print("machine play's kernels: compiling those not on disk yet (the first time, about "
           "half a minute)...", file=out, flush=True)
-    print(f"machine play's compiled kernels are ready ({warm_all():.1f} s)", file=out)
+    try:
+        seconds = warm_all()
+    except Exception as err:  # a process that died, no shared memory for its locks...
+        raise BadInput(f"machine play's kernels could not be compiled now ({err}): they "
+                       "compile where they are first needed") from None
+    print(f"machine play's compiled kernels are ready ({seconds:.1f} s)", file=out)
 
 
 def _sqlite_file(url: str | None, postgres: str) -> Path:

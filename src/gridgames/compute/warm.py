@@ -7,6 +7,7 @@ options")."""
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import time
 from collections.abc import Iterable
@@ -14,15 +15,26 @@ from concurrent.futures import ProcessPoolExecutor
 
 from gridgames.core.game import Game
 
+log = logging.getLogger("gridgames")
 
-def warm_games(games: Iterable[Game]) -> None:
-    """Every game's compiled rules and the searches behind its AI levels, hints and
-    analyses: what a compute worker loads as it starts (compute/jobs.py)."""
-    for game in games:
+
+def warm_game(game: Game, searches: bool = True) -> None:
+    """A game's compiled rules and (`searches`) the searches behind its AI levels, hints
+    and analyses. One that fails is logged and left to fail where it is used: a plugin's
+    fault stays that plugin's."""
+    try:
         game.warm()
-        for entry in game.capabilities().values():
+        for entry in game.capabilities().values() if searches else ():
             if hasattr(entry, "warm"):
                 entry.warm()
+    except Exception:
+        log.exception("%s: its compiled code did not load", game.name)
+
+
+def warm_games(games: Iterable[Game]) -> None:
+    """What a compute worker loads as it starts (compute/jobs.py)."""
+    for game in games:
+        warm_game(game)
 
 
 def play_kernels() -> None:

@@ -20,7 +20,9 @@ from gridgames.store.sql import DEFAULT_TIMEOUT, Cursor, SqlStore
 
 POOL_SIZE = 8  # connections of one server process, all opened at start (a burst
 # of requests then finds them ready)
-CHANNEL = "gridgames"  # LISTEN/NOTIFY: the ID of a game that changed
+# LISTEN/NOTIFY: the ID of a game that changed, or the players with news in the lobby
+# (web/live.py, LOBBY)
+CHANNEL = "gridgames"
 # libpq counts a connection's timeout in whole seconds, and takes 2 s at least.
 MIN_CONNECT_SECONDS = 2
 

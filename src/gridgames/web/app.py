@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from gridgames import __version__
 from gridgames.compute.pool import ComputePool
 from gridgames.compute.service import RemoteCompute
+from gridgames.compute.warm import warm_game
 from gridgames.core.errors import BadInput, UnknownName
 from gridgames.core.game import Game
 from gridgames.core.stats import Histograms
@@ -99,7 +100,7 @@ def create_app(config: ServerConfig | None = None, games: Games | None = None,
     config = config or ServerConfig()
     games = games if games is not None else default_games()
     for game in games.values():  # compiled rules load before the first move, not during it
-        game.warm()
+        warm_game(game, searches=False)
     store = store if store is not None else open_store(config.db, config.db_timeout)
     rooms = Rooms(store, games, config.cache_games, config.cache_mb * 1024 * 1024)
     compute = compute if compute is not None else make_compute(config)

@@ -38,9 +38,9 @@ WATCHERS_SECONDS = 5.0  # how often a game's pages may be told a new count of wa
 MESSAGES_PER_MINUTE = 600  # from one page; beyond it the connection is closed (1008)
 THREADS = 2  # the hub's own threads for its database work
 FAN_OUT = 100  # pages a delivery sends to before it lets the loop do other work
-# The notification of a change in the lobby (a seek came, went or became a game); a game's
-# ID never starts with "*".
-LOBBY = "*lobby"
+# The notification of news in the lobby for some players ("*lobby:ID,ID": a challenge to
+# them, or their seek became a game); a game's ID never starts with "*".
+LOBBY = "*lobby:"
 
 # state: {"game_id", "seat", "payload"} as Online reads it for a link
 ReadState = Callable[[str], dict[str, Any]]
@@ -86,6 +86,32 @@ class LiveStats:
         self.sent = Counts()  # by kind: state, pong, error
 
 
+class Following:
+    """What wakes one player's event streams in this process: `mark` counts the wakes, so a
+    stream that was busy looking when one came does not wait for the next."""
+
+    def __init__(self) -> None:
+        self.streams = 0
+        self.mark = 0
+        self._event = asyncio.Event()
+
+    def wake(self) -> None:
+        self.mark += 1
+        self._event.set()
+        self._event = asyncio.Event()
+
+    async def news(self, since: int, seconds: float) -> bool:
+        """Wait until a wake after mark `since` (True at once if one came already), or for
+        `seconds` (False)."""
+        if self.mark != since:
+            return True
+        try:
+            await asyncio.wait_for(self._event.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+
 class Hub:
     """The live pages of this process, by game."""
 
@@ -114,7 +140,7 @@ class Hub:
         self._presence_games: set[str] = set()  # a player came or went: tell them soon
         self._watchers_games: set[str] = set()  # a spectator did: tell them in a while
         self._presence_due = asyncio.Event()
-        self._lobby_news = asyncio.Event()  # set (then replaced) when the lobby changes
+        self._following: dict[str, Following] = {}  # player ID -> its event streams here
 
     # --- running ---
 
@@ -122,7 +148,6 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self._executor = ThreadPoolExecutor(THREADS, thread_name_prefix="gridgames-live")
         self._presence_due = asyncio.Event()
-        self._lobby_news = asyncio.Event()
         if self.store.shared:
             listener = threading.Thread(target=self.store.listen, daemon=True,
                                         args=(self._from_elsewhere, self._stop),
@@ -163,38 +188,49 @@ class Hub:
         elif self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._deliver_soon, game_id)
 
-    def lobby_changed(self) -> None:
-        """A seek came, went or became a game (committed): wake the event streams waiting
-        for news, here and in every other process. Called from a worker thread; it never
-        fails the change (the streams look again within a second anyway)."""
+    def lobby_news(self, player_ids: list[str]) -> None:
+        """These players have news in the lobby (committed): wake their event streams, here
+        and in every other process. Called from a worker thread; it never fails the change
+        (a stream looks again within a second anyway)."""
+        if not player_ids:
+            return
         if self.store.shared:
             try:
-                self.store.notify(LOBBY)  # comes back to us through the listener too
+                self.store.notify(LOBBY + ",".join(sorted(set(player_ids))))
             except Unavailable as err:
-                log.warning("could not announce a change in the lobby: %s", err)
+                log.warning("could not announce news in the lobby: %s", err)
         elif self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._wake_lobby)
+            self.loop.call_soon_threadsafe(self._wake, player_ids)
 
-    def _wake_lobby(self) -> None:
-        self._lobby_news.set()
-        self._lobby_news = asyncio.Event()
+    def follow(self, player_id: str) -> Following:
+        """An event stream of this player starts: what wakes it (unfollow when it ends)."""
+        following = self._following.setdefault(player_id, Following())
+        following.streams += 1
+        return following
 
-    async def lobby_news(self, seconds: float) -> bool:
-        """Wait until the lobby changes (True) or for `seconds` (False)."""
-        try:
-            await asyncio.wait_for(self._lobby_news.wait(), seconds)
-        except TimeoutError:
-            return False
-        return True
+    def unfollow(self, player_id: str) -> None:
+        following = self._following.get(player_id)
+        if following is not None:
+            following.streams -= 1
+            if following.streams <= 0:
+                del self._following[player_id]
+
+    def _wake(self, player_ids: list[str] | None) -> None:
+        """In the loop: the streams of these players (None: of every player) look now."""
+        for player_id in list(self._following) if player_ids is None else player_ids:
+            following = self._following.get(player_id)
+            if following is not None:
+                following.wake()
 
     def _from_elsewhere(self, game_id: str | None) -> None:
-        """From the listener's thread: a game changed (None: any may have), or the lobby."""
+        """From the listener's thread: a game changed (None: any may have), or some players
+        have news in the lobby."""
         if self.loop is not None and not self.loop.is_closed():
-            if game_id is None or game_id == LOBBY:
-                self.loop.call_soon_threadsafe(self._wake_lobby)
-                if game_id == LOBBY:
-                    return
+            if game_id is not None and game_id.startswith(LOBBY):
+                self.loop.call_soon_threadsafe(self._wake, game_id[len(LOBBY):].split(","))
+                return
             if game_id is None:
+                self.loop.call_soon_threadsafe(self._wake, None)
                 for known in list(self.viewers):
                     self.loop.call_soon_threadsafe(self._deliver_soon, known)
             else:

@@ -78,9 +78,10 @@ class Lobby:
         self.games = games
         self._swept = 0.0
         self._sweep_lock = threading.Lock()
-        # Called after each committed change of the seeks (the live hub's lobby_changed:
-        # players' event streams wake at once, in every server process).
-        self.announce: Callable[[], None] = lambda: None
+        # Called with the players who have news once it is committed (a challenge to them,
+        # or their seek became a game): the live hub wakes their event streams at once, in
+        # every server process (Hub.lobby_news).
+        self.announce: Callable[[list[str]], None] = lambda _players: None
 
     # --- seeks ---
 
@@ -124,7 +125,8 @@ class Lobby:
                           target_name=target and target.name)
         if not self.store.add_seek(made, MOST_SEEKS):
             raise IllegalMove(f"you have {MOST_SEEKS} open seeks already: cancel one first")
-        self.announce()
+        if target is not None:
+            self.announce([target.id])
         paired = self.pair_quick(player) if quick else None
         return {"seek": seek_view(made), "paired": paired}
 
@@ -155,10 +157,7 @@ class Lobby:
         return None
 
     def cancel(self, player: PlayerRecord, seek_id: str | None) -> int:
-        dropped = self.store.drop_seeks(player.id, seek_id)
-        if dropped:
-            self.announce()
-        return dropped
+        return self.store.drop_seeks(player.id, seek_id)
 
     def sweep(self) -> None:
         now = time.time()
@@ -166,8 +165,7 @@ class Lobby:
             if now - self._swept < SWEEP_EVERY:
                 return
             self._swept = now
-        if self.store.expire_seeks(now - UNSEEN_SECONDS, now - SEEK_SECONDS):
-            self.announce()
+        self.store.expire_seeks(now - UNSEEN_SECONDS, now - SEEK_SECONDS)
 
     # --- pairing ---
 
@@ -252,7 +250,7 @@ class Lobby:
             self.store.delete_game(room.id)
             return None
         self.store.set_deadline(room.id, online.deadline(room))
-        self.announce()
+        self.announce(list(seats))
         return tokens
 
     # --- ratings ---

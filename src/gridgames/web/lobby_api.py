@@ -31,8 +31,9 @@ from gridgames.web.online_api import Online
 from gridgames.web.rooms import new_id
 
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
-# Seconds between two looks of an event stream at the player's news, at most: a change in
-# the lobby wakes it at once (Hub.lobby_news); a move in a game is seen at the next look.
+# Seconds between two looks of an event stream at the player's news, at most: a challenge to
+# the player, or its seek becoming a game, wakes it at once (Hub.lobby_news, from any server
+# process); a move in one of its games is seen at the next look.
 STREAM_LOOK = 1.0
 STREAM_PING = 15.0  # seconds between two keep-alive comments on an idle stream
 STREAM_SECONDS = 3600.0  # a stream ends after this (a client reconnects); none lingers
@@ -343,11 +344,13 @@ async def event_stream(request: Request, player: PlayerRecord, lobby: Lobby, on:
     """The player's news (News), looked for once a STREAM_LOOK, until the client goes or
     STREAM_SECONDS have passed."""
     news = News(player, lobby, on)
+    following = on.hub.follow(player.id)
     started = last_sent = time.monotonic()
     try:
         yield sse("hello", {"name": player.name, "bot": player.bot})
         while time.monotonic() - started < STREAM_SECONDS and \
                 not await request.is_disconnected():
+            since = following.mark  # a wake while looking makes the next look come at once
             try:
                 out = await run_in_threadpool(news.look)
             except Unavailable as err:  # the database is away: say so, and keep the stream
@@ -360,8 +363,9 @@ async def event_stream(request: Request, player: PlayerRecord, lobby: Lobby, on:
             for chunk in out:
                 yield chunk
                 last_sent = time.monotonic()
-            await on.hub.lobby_news(STREAM_LOOK)  # at once when a seek changes anywhere
+            await following.news(since, STREAM_LOOK)
     finally:
+        on.hub.unfollow(player.id)
         done()
         with contextlib.suppress(Unavailable):
             await run_in_threadpool(news.gone)

@@ -59,7 +59,7 @@ class Online:
         self.hub = hub or Hub(self.store, self.read_state, self.read_states, api.trusted,
                               config.live_pages, config.live_pages_per_client,
                               config.client_timeout)
-        self.lobby.announce = self.hub.lobby_changed
+        self.lobby.announce = self.hub.lobby_news
 
     def link(self, token: Any) -> Link:
         if not isinstance(token, str) or not _TOKEN.fullmatch(token):

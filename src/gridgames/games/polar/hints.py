@@ -9,6 +9,7 @@ shorter line. A player off every optimal line is told how far off. docs/machine-
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -64,6 +65,7 @@ class PolarHints(Solver, Hinter):
         # Replayed when first needed (half a second for the shipped packs): a process that
         # never asks for a line, such as most of the command line's commands, skips it.
         self._unseeded = list(known)
+        self._seeding = threading.Lock()  # a thread that asks meanwhile waits for them all
 
     def warm(self) -> None:
         """Load (or compile, the first time) the compiled kernel before it is needed, and
@@ -75,9 +77,12 @@ class PolarHints(Solver, Hinter):
         self._seed_all()
 
     def _seed_all(self) -> None:
-        unseeded, self._unseeded = self._unseeded, []
-        for level, moves in unseeded:  # in order: a later pack's line for a level wins
-            self._seed(level, moves)
+        if not self._unseeded:
+            return
+        with self._seeding:
+            for level, moves in self._unseeded:  # in order: a later pack's line for a level wins
+                self._seed(level, moves)
+            self._unseeded = []
 
     # --- the capabilities ---
 
