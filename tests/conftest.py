@@ -216,11 +216,17 @@ def desktop(browser):
     yield from device_page(browser, DESKTOP)
 
 
-def screenshot(page, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    return path
+# Screenshots for a person to look at, in test-artifacts/, with GRIDGAMES_SCREENSHOTS=1 (about
+# 80 of them, 0.1 s of the browser's CPU each); a failed test's page is kept always.
+SCREENSHOTS = bool(os.environ.get("GRIDGAMES_SCREENSHOTS"))
+
+
+def screenshot(page, name: str) -> None:
+    """test-artifacts/NAME.png (NAME may name a folder), when screenshots are asked for."""
+    if SCREENSHOTS:
+        path = ARTIFACTS / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path))
 
 
 # --- a real PostgreSQL server for the tests that need one ---

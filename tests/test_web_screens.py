@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from gridgames.registry import default_games
-from tests.conftest import ARTIFACTS
+from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -128,8 +128,7 @@ def open_page(browser, server_url, page_name, width, height, theme):
 
 
 def check_fits(page, page_name, width, height, theme):
-    (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "screens" / f"{page_name}-{width}x{height}-{theme}.png"))
+    screenshot(page, f"screens/{page_name}-{width}x{height}-{theme}")
     found = page.evaluate(OUTSIDE, page_name == "home")
     where = f"{page_name} at {width}x{height} ({theme})"
     assert found["scrollWidth"] <= found["width"], f"{where} scrolls sideways: {found}"
@@ -228,9 +227,7 @@ def check_replay_and_dialogs(page, width, height):
                            ("#stats", "#stats-dialog")]:
         page.locator(button).click()
         expect(page.locator(dialog)).to_be_visible()
-        (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "screens"
-                                 / f"trilobite-{dialog[1:]}-{width}x{height}.png"))
+        screenshot(page, f"screens/trilobite-{dialog[1:]}-{width}x{height}")
         fits = page.evaluate(DIALOG_FITS)
         assert fits["inside"] and not fits["sideways"], (dialog, width, height, fits)
         page.keyboard.press("Escape")
@@ -253,8 +250,7 @@ def check_the_settings_fit_without_scrolling(page, game, width, height):
         page.locator("#start-new").click()
         expect(page.locator("#settings-error")).not_to_be_empty()
         states.append(("-refused", page.evaluate(SCROLLS)))
-    (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "screens" / f"{game}-settings-{width}x{height}.png"))
+    screenshot(page, f"screens/{game}-settings-{width}x{height}")
     fits = page.evaluate(DIALOG_FITS)
     assert fits["inside"] and not fits["sideways"], fits
     for state, sizes in states:
