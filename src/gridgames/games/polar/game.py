@@ -62,12 +62,16 @@ def play(board: tuple[int, ...], penguin: int, hearts: int,
     return tuple(cells.tolist()), int(at), int(rules.hearts_left(cells)), happened
 
 
+# The smallest level there is (a heart one push from its house): what the compiled code is
+# loaded with, the rules' here and the searches' in hints.py.
+WARM_BOARD = tuple(HEART if cell == 1 else HOUSE if cell == 3 else 0
+                   for cell in range(rules.CELLS))
+
+
 def warm_rules() -> None:
     """Load (or compile, the first time) the rules' kernels: a move and the lost hearts."""
-    board = [0] * rules.CELLS
-    board[1], board[3] = HEART, HOUSE
-    play(tuple(board), 0, 1, "R")
-    rules.dead_hearts(tuple(board))
+    play(WARM_BOARD, 0, 1, "R")
+    rules.dead_hearts(WARM_BOARD)
 
 
 def line_pushes(level: Any, moves: str) -> int | None:

@@ -18,8 +18,8 @@ from gridgames.core.capabilities import Hint, Hinter, Solver
 from gridgames.core.result import BEST_FOUND, NONE, PROVEN, Budget, Meter, Result, game_over
 from gridgames.core.words import count
 from gridgames.games.polar.anytime import anytime
-from gridgames.games.polar.board import GRID, HEART, HOUSE, MOUNTAIN
-from gridgames.games.polar.game import line_pushes, play, warm_rules
+from gridgames.games.polar.board import HEART, MOUNTAIN
+from gridgames.games.polar.game import WARM_BOARD, line_pushes, play, warm_rules
 from gridgames.games.polar.packs import Level
 from gridgames.games.polar.solver import KERNEL_MOUNTAINS, MOVES, PUSHES, solve
 
@@ -70,9 +70,7 @@ class PolarHints(Solver, Hinter):
     def warm(self) -> None:
         """Load (or compile, the first time) the compiled kernel before it is needed, and
         the rules', and replay the packs' stored lines."""
-        board = bytearray(GRID.size)
-        board[1], board[3] = HEART, HOUSE
-        solve(bytes(board), 0, PUSHES, max_seconds=60)
+        solve(bytes(WARM_BOARD), 0, PUSHES, max_seconds=60)
         warm_rules()
         self._seed_all()
 
