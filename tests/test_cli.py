@@ -96,6 +96,7 @@ def test_play_in_the_terminal_against_the_ai(monkeypatch):
     assert "Play again?" in out and "X wins!" not in out
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_python_dash_m_runs_the_same_cli():
     result = subprocess.run([sys.executable, "-m", "gridgames", "show", "tictactoe::3/3/3",
                              "--moves", "b2", "--json"], capture_output=True, text=True)
@@ -185,6 +186,7 @@ def test_a_nul_in_an_argument_is_one_line(capsys):
     assert code == 2 and out == "" and "contains a NUL character" in err
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_undecodable_standard_input_is_refused_without_a_traceback():
     """In a locale whose standard streams are strict (en_US.UTF-8, unlike C.UTF-8)."""
     strict = {"PYTHONIOENCODING": "utf-8:strict"}
@@ -257,6 +259,7 @@ def test_a_table_larger_than_the_memory_allowed_is_one_line(tmp_path):
     assert err.splitlines()[-1].startswith("gridgames: error: a build process ended early")
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_an_output_that_cannot_be_written_is_one_line():
     with open("/dev/full", "wb") as full:
         for argv in (["list"], ["new", "trilobite"]):

@@ -86,6 +86,7 @@ def test_seeded_dailies_are_the_same_for_everyone(client):
     assert other["id"] != client.get(f"/api/v1/daily/{DAY}/ishido").json()["id"]
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_trilobite_is_a_book_position_the_person_wins(client):
     daily, game = start(client, "trilobite")
     assert daily["id"].startswith("trilobite:width=7,height=6,line=4:")

@@ -139,6 +139,7 @@ def _age_seeks(client, seconds):
         store._run(cur, "UPDATE seeks SET created_at = ?", (time.time() - seconds,))
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_a_seek_goes_when_its_page_stops_looking(client):
     ann, bob = player(client, "Ann"), player(client, "Bob")
     made = seek(client, ann)["seek"]
@@ -290,6 +291,7 @@ def test_a_challenge_is_seen_and_taken_only_by_the_player_it_names(client):
     assert blocked.status_code == 409 and "cannot play" in blocked.json()["error"]
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_an_ai_level_takes_a_challenge_plays_by_itself_and_answers_offers(client):
     ann = player(client, "Ann")
     wrong = client.post(f"{API}/seeks", json={"game": "tictactoe", "opponent": "hard"},

@@ -101,6 +101,7 @@ def test_takeback_draw_resign_and_rematch(client):
     assert resigned["status"]["message"] == "Red wins: Yellow resigned"
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_a_claim_needs_the_opponent_gone_long_enough(client):
     _, x, o, _ = online_game(client)
     refused = post(client, x, "claim")
@@ -216,6 +217,7 @@ def test_bad_bodies_get_a_clear_400_and_change_nothing(client, action, body):
     assert client.get(f"{API}/links/{x}").json()["version"] == before["version"]
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_no_machine_help_while_an_online_game_is_played(client):
     """Hints, analysis, solutions and AI moves are refused for an online game in progress,
     through its session ID (the link pages have none); once it ends they open."""

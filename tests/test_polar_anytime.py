@@ -80,6 +80,7 @@ def test_every_expert_level_gets_a_line_from_the_first_search():
         assert found.pushes >= int(level.info["pushes"])
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_cli_solve_on_a_plain_file_gives_a_line_and_says_what_is_proven(tmp_path):
     """Fewest moves (the default) on original level 4 from a file without its line: the
     first line, then A* over moves with the rest of 30,000 states (too few to prove)."""

@@ -185,6 +185,7 @@ def test_unknown_session_and_routes_are_404_json(client):
         assert "error" in response.json()
 
 
+@pytest.mark.slow  # a second or more (make test runs it)
 def test_no_request_crashes_the_server(client):
     """A spread of odd requests: every answer is a JSON 2xx/4xx, never a 500."""
     sid = new(client, game="trilobite")["session"]
