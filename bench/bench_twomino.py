@@ -25,6 +25,8 @@ there: its mean is then over the puzzles made by then, marked "cut", and its rat
 (an estimate: the puzzle it was making took longer than the cap left); with none made,
 his mean is over the cap (">") and the ratio under ours / the cap ("<").
 
+Our generator's compiled kernel is loaded (or compiled) before any timing.
+
 Usage: python bench/bench_twomino.py [--count 20] [--sizes 5,7,9,13] [--levels ...]
                                      [--reference PATH] [--reference-cap 120]
 """
@@ -39,7 +41,7 @@ import time
 from gridgames.core.progress import progress
 from gridgames.core.rng import Rng
 from gridgames.games.twomino.board import hint_bars, shuffled
-from gridgames.games.twomino.generator import unique_puzzle
+from gridgames.games.twomino.generator import TwoMinoGenerator, unique_puzzle
 from gridgames.games.twomino.layout import LEVELS
 
 GRADE = {"trivial": "t", "basic": "b", "hard": "h", "extreme": "e"}  # his params' letters
@@ -105,6 +107,7 @@ def main() -> None:
     for level in levels:
         if level not in GRADE:
             parser.error(f"unknown level {level!r}: one of {', '.join(GRADE)}")
+    TwoMinoGenerator().warm()
     if args.reference:
         print(f"reference: {args.reference}: {reference_version(args.reference)}")
     print("N level puzzles ours_ms hint_bars hint_free" + ("  his_ms his_puzzles ratio"

@@ -37,6 +37,14 @@ class Rng:
         rng._s = [w & MASK64 for w in words]
         return rng
 
+    def state_words(self) -> list[int]:
+        """The raw state (four 64-bit words), for a compiled kernel that draws as this does."""
+        return list(self._s)
+
+    def set_state_words(self, words: list[int]) -> None:
+        """Go on from a state a compiled kernel left (see state_words)."""
+        self._s = [w & MASK64 for w in words]
+
     @staticmethod
     def new_seed() -> str:
         """A fresh random seed string, for games started without one."""

@@ -2,7 +2,8 @@
 
 First, random boards with no given bars until the deduction solver, allowed techniques up
 to the asked level, solves one and needs exactly that level (a solved board has one
-solution). If a fixed budget of boards runs out, the source's shuffle with a few hint bars
+solution); fastgrade.py does this compiled, random_board and the solver here are its
+reference. If a fixed budget of boards runs out, the source's shuffle with a few hint bars
 locked where the solver gets stuck. docs/machine-play.md ("2mino's generator") has the
 details.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Generator
 from gridgames.core.rng import Rng
+from gridgames.games.twomino import fastgrade
 from gridgames.games.twomino.board import Board, samples, shuffled
 from gridgames.games.twomino.game import TwoMinoParams, encode_desc
 from gridgames.games.twomino.layout import LEVELS, layout
@@ -95,14 +97,10 @@ def unique_puzzle(n: int, level: str, rng: Rng) -> Made:
 
 
 def hint_free_puzzle(n: int, level: str, rng: Rng) -> Made | None:
-    for _ in range(HINT_FREE_CELLS // (n * (n + 1))):
-        board = random_board(n, rng)
-        if board is None:
-            continue
-        result = deduce(n, board.symbols, frozenset(), level)
-        if result.solved and result.grade == level:
-            return Made(board, frozenset(), level)
-    return None
+    """The first of the budget's random boards that the solver grades `level`: drawn and
+    graded by the compiled kernel (tests check it against random_board and deduce)."""
+    board, _ = fastgrade.search(n, level, rng, HINT_FREE_CELLS // (n * (n + 1)))
+    return None if board is None else Made(board, frozenset(), level)
 
 
 def puzzle_with_given_bars(n: int, level: str, rng: Rng) -> Made:
@@ -127,6 +125,10 @@ def puzzle_with_given_bars(n: int, level: str, rng: Rng) -> Made:
 
 
 class TwoMinoGenerator(Generator):
+    def warm(self) -> None:
+        """Load (or compile, the first time) the kernel that draws and grades boards."""
+        fastgrade.warm()
+
     def new_desc(self, params: TwoMinoParams, rng: Rng) -> str:
         made = unique_puzzle(params.n, params.level, rng)
         return encode_desc(params.n, made.board.symbols, made.locked)
