@@ -178,8 +178,8 @@ def _conflict(p, q, bar_a, bar_b, value):
 
 
 @njit(cache=True)
-def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount, w, union,
-           paired, chosen, scratch):
+def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount, w, walk,
+           walk_double, chosen, scratch):
     """The grade of a board without locked bars, deducing as Deducer.run does, or STUCK.
     The last five are work arrays (see _work), allocated once for a whole search."""
     cells = (n + 1) * n
@@ -230,13 +230,13 @@ def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
             continue
         if max_level >= 2 and _sets(n, False, symbols, alive, free_cell, bar_a, bar_b, value,
                                     cell_bars, cell_nbars, val_start, val_list, cell_cnt,
-                                    val_cnt, popcount, union, paired, chosen, scratch):
+                                    val_cnt, popcount, walk, walk_double, chosen, scratch):
             hardest = max(hardest, 2)
             continue
         if max_level >= 3 and (
                 _sets(n, True, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
-                      cell_nbars, val_start, val_list, cell_cnt, val_cnt, popcount, union,
-                      paired, chosen, scratch)
+                      cell_nbars, val_start, val_list, cell_cnt, val_cnt, popcount, walk,
+                      walk_double, chosen, scratch)
                 or _chains(cells, values, alive, free_cell, bar_a, bar_b, value, cell_bars,
                            cell_nbars, val_start, val_list, cell_cnt, val_cnt, scratch)):
             hardest = max(hardest, 3)
@@ -284,7 +284,16 @@ def _trivial(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, c
 @njit(cache=True)
 def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cell_bars,
            cell_nbars, val_start, val_list, cell_cnt, val_cnt, scratch):
-    """Deducer.basic, its four rules in its order; True when something was ruled out."""
+    """Deducer.basic; True when something was ruled out.
+
+    Its first two rules (a cell that keeps its one value; a placement that would leave a
+    cell or a value no placement) are applied everywhere at once here, where Deducer rules
+    out one placement and goes back to trivial. The grade is the same: those rules and
+    trivial's only ever find more as placements go, so whatever their order they end on
+    the same board, the one where the other rules (which the two forms apply one at a time,
+    in the same order) look next; and basic was needed there exactly when trivial alone
+    did not finish."""
+    gone = False
     # A cell whose placements all have one value keeps that value.
     for c in range(cells):
         if not free_cell[c]:
@@ -299,17 +308,13 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
                     only = -2
         if only < 0:
             continue
-        gone = False
         for i in range(val_start[only], val_start[only + 1]):
             q = val_list[i]
             if alive[q] and not _touches(q, c, bar_a, bar_b):
                 _kill(q, alive, bar_a, bar_b, value, cell_cnt, val_cnt)
                 gone = True
-        if gone:
-            return True
-    # The first placement that would leave a free cell or a free value no placement: it
-    # conflicts with every placement left there (each of them starts the candidates).
-    best = -1
+    # A placement that would leave a free cell or a free value no placement: it conflicts
+    # with every placement left there (any one of them gives the candidates).
     for c in range(cells):
         if not free_cell[c]:
             continue
@@ -318,14 +323,16 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
             if alive[cell_bars[c, i]]:
                 first = cell_bars[c, i]
                 break
+        if first < 0:
+            return True  # emptied here: the caller finds the contradiction
         far = _other(first, c, bar_a, bar_b)
         for i in range(cell_nbars[far]):
-            best = _killer_of_cell(cell_bars[far, i], c, best, alive, bar_a, bar_b, value,
-                                   cell_bars, cell_nbars)
+            gone |= _kills_cell(cell_bars[far, i], c, alive, bar_a, bar_b, value, cell_bars,
+                                cell_nbars, cell_cnt, val_cnt)
         v = value[first]
         for i in range(val_start[v], val_start[v + 1]):
-            best = _killer_of_cell(val_list[i], c, best, alive, bar_a, bar_b, value,
-                                   cell_bars, cell_nbars)
+            gone |= _kills_cell(val_list[i], c, alive, bar_a, bar_b, value, cell_bars,
+                                cell_nbars, cell_cnt, val_cnt)
     for v in range(values):
         if not free_value[v]:
             continue
@@ -334,10 +341,12 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
             if alive[val_list[i]]:
                 first = val_list[i]
                 break
+        if first < 0:
+            return True
         for cell in (bar_a[first], bar_b[first]):
             for i in range(cell_nbars[cell]):
                 p = cell_bars[cell, i]
-                if not alive[p] or value[p] == v or (best >= 0 and p >= best):
+                if not alive[p] or value[p] == v:
                     continue
                 hits_all = True
                 for j in range(val_start[v], val_start[v + 1]):
@@ -347,14 +356,16 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
                         hits_all = False
                         break
                 if hits_all:
-                    best = p
-    if best >= 0:
-        _kill(best, alive, bar_a, bar_b, value, cell_cnt, val_cnt)
+                    _kill(p, alive, bar_a, bar_b, value, cell_cnt, val_cnt)
+                    gone = True
+    if gone:
         return True
     # Two cells beside a placement left only the same one value and no domino joining them.
     bars = bar_a.shape[0]
+    table = scratch[8 * cells + 64:12 * cells + 64]
+    _single_values(cells, alive, value, cell_bars, cell_nbars, table)
     for p in range(bars):
-        if alive[p] and _forced_twins(p, alive, bar_a, bar_b, value, cell_bars, cell_nbars,
+        if alive[p] and _forced_twins(p, alive, bar_a, bar_b, cell_bars, cell_nbars, table,
                                       scratch):
             _kill(p, alive, bar_a, bar_b, value, cell_cnt, val_cnt)
             return True
@@ -367,62 +378,68 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
 
 
 @njit(cache=True)
-def _killer_of_cell(p, c, best, alive, bar_a, bar_b, value, cell_bars, cell_nbars):
-    """p if placing it would leave cell c (not its own) with no placement and p comes before
-    best; else best."""
-    if not alive[p] or (best >= 0 and p >= best) or _touches(p, c, bar_a, bar_b):
-        return best
+def _kills_cell(p, c, alive, bar_a, bar_b, value, cell_bars, cell_nbars, cell_cnt, val_cnt):
+    """Rule p out if placing it would leave cell c (not its own) with no placement."""
+    if not alive[p] or _touches(p, c, bar_a, bar_b):
+        return False
     for i in range(cell_nbars[c]):
         q = cell_bars[c, i]
         if alive[q] and not _conflict(p, q, bar_a, bar_b, value):
-            return best
-    return p
+            return False
+    _kill(p, alive, bar_a, bar_b, value, cell_cnt, val_cnt)
+    return True
 
 
 @njit(cache=True)
-def _forced_twins(p, alive, bar_a, bar_b, value, cell_bars, cell_nbars, scratch):
-    """Deducer._forced_twins: whether it finds two such cells."""
-    a, b = bar_a[p], bar_b[p]
-    beside = scratch[0:8]
-    count = 0
-    for cell in (a, b):
-        for i in range(cell_nbars[cell]):
-            q = cell_bars[cell, i]
-            if alive[q] and q != p:
-                beside[count] = q
-                count += 1
-    beside[:count].sort()
-    forced_value = scratch[8:16]
-    forced_cell = scratch[16:24]
+def _single_values(cells, alive, value, cell_bars, cell_nbars, table):
+    """table[4 * cell + k]: the one value of the placements left on cell without its k-th
+    bar (-1: none, -2: several), which is what _forced_twins asks of the cells beside."""
+    for c in range(cells):
+        for k in range(cell_nbars[c]):
+            only = -1
+            for i in range(cell_nbars[c]):
+                p = cell_bars[c, i]
+                if i == k or not alive[p]:
+                    continue
+                if only == -1:
+                    only = value[p]
+                elif value[p] != only:
+                    only = -2
+            table[4 * c + k] = only
+
+
+@njit(cache=True)
+def _forced_twins(p, alive, bar_a, bar_b, cell_bars, cell_nbars, table, scratch):
+    """Deducer._forced_twins: whether it finds two such cells. A cell beside p lies beside
+    one of its cells only (the grid has no triangles), so what p leaves it is its
+    placements but the one to p's cell: table's entry."""
+    forced_value = scratch[0:8]
+    forced_cell = scratch[8:16]
     forced = 0
-    for k in range(count):
-        q = beside[k]
-        cell = bar_b[q] if bar_a[q] == a or bar_a[q] == b else bar_a[q]
-        only = -1
-        for i in range(cell_nbars[cell]):
-            r = cell_bars[cell, i]
-            if (not alive[r] or _touches(r, a, bar_a, bar_b) or _touches(r, b, bar_a, bar_b)):
-                continue  # not alive, or beside p
-            if only == -1:
-                only = value[r]
-            elif value[r] != only:
-                only = -2
-        if only < 0:
-            continue
-        for m in range(forced):
-            if forced_value[m] != only:
+    for mine in (bar_a[p], bar_b[p]):
+        for i in range(cell_nbars[mine]):
+            q = cell_bars[mine, i]
+            if not alive[q] or q == p:
                 continue
-            other = forced_cell[m]
-            joined = False
-            for i in range(cell_nbars[cell]):
-                r = cell_bars[cell, i]
-                if (alive[r] and _touches(r, other, bar_a, bar_b)
-                        and not (_touches(r, a, bar_a, bar_b) or _touches(r, b, bar_a, bar_b))):
-                    joined = True
-            if not joined:
-                return True
-        forced_value[forced], forced_cell[forced] = only, cell
-        forced += 1
+            cell = _other(q, mine, bar_a, bar_b)
+            k = 0
+            while cell_bars[cell, k] != q:
+                k += 1
+            only = table[4 * cell + k]
+            if only < 0:
+                continue
+            for m in range(forced):
+                if forced_value[m] != only:
+                    continue
+                joined = False
+                for j in range(cell_nbars[cell]):
+                    r = cell_bars[cell, j]
+                    if alive[r] and _touches(r, forced_cell[m], bar_a, bar_b):
+                        joined = True
+                if not joined:
+                    return True
+            forced_value[forced], forced_cell[forced] = only, cell
+            forced += 1
     return False
 
 
@@ -486,7 +503,7 @@ def _even_bridge(cells, alive, free_cell, bar_a, bar_b, cell_bars, cell_nbars, s
 
 @njit(cache=True)
 def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars, cell_nbars,
-          val_start, val_list, cell_cnt, val_cnt, popcount, union, paired, chosen, scratch):
+          val_start, val_list, cell_cnt, val_cnt, popcount, walk, walk_double, chosen, scratch):
     """deductions.set_analysis: True when it ruled something out."""
     cells = free_cell.shape[0]
     members = scratch[0:MAX_SET_CELLS]
@@ -516,35 +533,54 @@ def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
                 partners[i] |= 1 << symbols[other]
                 if value[p] == double and index[other] >= 0:
                     joined[i] |= 1 << index[other]
-        union[0] = 0
-        paired[0] = False
-        for i in range(k):
-            lo = 1 << i
-            for s in range(lo):
-                union[lo + s] = union[s] | partners[i]
-                paired[lo + s] = paired[s] or (s & joined[i]) != 0
-        for shape in range(3 if doubles else 1):  # plain, double inside, double touches
-            found = 0
-            for s in range(1, 1 << k):
-                pairs = popcount[union[s]]
-                if pairs < 2 or pairs > k - 2:
-                    continue
-                size = popcount[s]
-                if shape == 0:
-                    keep = not paired[s] and pairs == size
-                elif shape == 1:
-                    keep = paired[s] and pairs == size - 1
-                else:
-                    keep = paired[s] and pairs == size
-                if keep:
-                    chosen[found] = size << MAX_SET_CELLS | s
-                    found += 1
-            ordered = np.sort(chosen[:found])
-            for m in range(found):
-                s = ordered[m] & ((1 << MAX_SET_CELLS) - 1)
-                if _outside(symbol, shape, s, members, union[s], alive, bar_a, bar_b, value,
-                            val_start, val_list, cell_cnt, val_cnt, index, k, True):
-                    _outside(symbol, shape, s, members, union[s], alive, bar_a, bar_b,
+        # The subsets that can take between 2 and k-2 pairs (the useful ones: smaller or
+        # larger sets are simpler deductions), by a depth-first walk that adds cells in
+        # order and stops where the pairs pass k-2, since adding cells only adds pairs.
+        # walk and walk_double hold its stack: subset, the symbols its cells may pair with,
+        # next cell; a double inside.
+        found = np.zeros(3, dtype=np.int64)
+        walk[0], walk[17], walk[34], walk_double[0] = 0, 0, 0, False
+        depth = 0
+        while depth >= 0:
+            i = walk[34 + depth]
+            if i >= k:
+                depth -= 1
+                continue
+            walk[34 + depth] = i + 1
+            subset = walk[depth] | (1 << i)
+            others = walk[17 + depth] | partners[i]
+            double_inside = walk_double[depth] or (walk[depth] & joined[i]) != 0
+            pairs = popcount[others]
+            if pairs > k - 2:
+                continue
+            size = depth + 1
+            if pairs >= 2:
+                shape = -1
+                if not double_inside and pairs == size:
+                    shape = 0
+                elif doubles and double_inside and pairs == size - 1:
+                    shape = 1
+                elif doubles and double_inside and pairs == size:
+                    shape = 2
+                if shape >= 0:
+                    chosen[(shape << MAX_SET_CELLS) + found[shape]] = (
+                        size << MAX_SET_CELLS | subset)
+                    found[shape] += 1
+            depth += 1
+            walk[depth], walk[17 + depth], walk[34 + depth] = subset, others, i + 1
+            walk_double[depth] = double_inside
+        for shape in range(3):  # plain, double inside, double touches; smaller sets first
+            start = shape << MAX_SET_CELLS
+            ordered = np.sort(chosen[start:start + found[shape]])
+            for m in range(found[shape]):
+                subset = ordered[m] & ((1 << MAX_SET_CELLS) - 1)
+                others = 0
+                for i in range(k):
+                    if (subset >> i) & 1:
+                        others |= partners[i]
+                if _outside(symbol, shape, subset, members, others, alive, bar_a, bar_b,
+                            value, val_start, val_list, cell_cnt, val_cnt, index, k, True):
+                    _outside(symbol, shape, subset, members, others, alive, bar_a, bar_b,
                              value, val_start, val_list, cell_cnt, val_cnt, index, k, False)
                     return True
     return False
@@ -704,12 +740,12 @@ def _kill_side(side, alive, key, bar_a, bar_b, value, cell_cnt, val_cnt):
 
 @njit(cache=True)
 def _work(cells, bars):
-    """_grade's work arrays: placements' values and lists; set analysis' subset tables
-    (union, paired) and its chosen subsets; the rest."""
+    """_grade's work arrays: placements' values and lists; set analysis' stack (walk,
+    walk_double) and its chosen subsets; the rest."""
     return (np.zeros(4 * bars + cells, dtype=np.int64),
-            np.zeros(1 << MAX_SET_CELLS, dtype=np.int64),
-            np.zeros(1 << MAX_SET_CELLS, dtype=np.bool_),
-            np.zeros(1 << MAX_SET_CELLS, dtype=np.int64),
+            np.zeros(3 * (MAX_SET_CELLS + 1), dtype=np.int64),
+            np.zeros(MAX_SET_CELLS + 1, dtype=np.bool_),
+            np.zeros(3 << MAX_SET_CELLS, dtype=np.int64),
             np.zeros(8 * cells + 4 * bars + 64, dtype=np.int64))
 
 
@@ -724,7 +760,7 @@ def _search(n, max_level, tries, s, base_partner, bar_a, bar_b, cell_bars, cell_
     pair_lo = np.zeros(cells, dtype=np.int64)
     dom_a = np.zeros(cells, dtype=np.int64)
     dom_b = np.zeros(cells, dtype=np.int64)
-    w, union, paired, chosen, scratch = _work(cells, bar_a.shape[0])
+    w, walk, walk_double, chosen, scratch = _work(cells, bar_a.shape[0])
     for attempt in range(tries):
         if not _random_board(n, s, base_partner, partner, symbols, pair_hi, pair_lo, dom_a,
                              dom_b):
@@ -732,7 +768,7 @@ def _search(n, max_level, tries, s, base_partner, bar_a, bar_b, cell_bars, cell_
         if max_level < 0:
             return attempt + 1
         grade = _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
-                       w, union, paired, chosen, scratch)
+                       w, walk, walk_double, chosen, scratch)
         if grade == max_level:
             return attempt + 1
     return -1
