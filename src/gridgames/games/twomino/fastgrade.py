@@ -207,6 +207,7 @@ def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
     for p in range(bars):
         val_list[fill[value[p]]] = p
         fill[value[p]] += 1
+    seen = np.full(2 * n, -1, dtype=np.int64)
     free = cells
     hardest = 0
     while free:
@@ -230,13 +231,14 @@ def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
             continue
         if max_level >= 2 and _sets(n, False, symbols, alive, free_cell, bar_a, bar_b, value,
                                     cell_bars, cell_nbars, val_start, val_list, cell_cnt,
-                                    val_cnt, popcount, walk, walk_double, chosen, scratch):
+                                    val_cnt, popcount, walk, walk_double, chosen, seen,
+                                    scratch):
             hardest = max(hardest, 2)
             continue
         if max_level >= 3 and (
                 _sets(n, True, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
                       cell_nbars, val_start, val_list, cell_cnt, val_cnt, popcount, walk,
-                      walk_double, chosen, scratch)
+                      walk_double, chosen, seen, scratch)
                 or _chains(cells, values, alive, free_cell, bar_a, bar_b, value, cell_bars,
                            cell_nbars, val_start, val_list, cell_cnt, val_cnt, scratch)):
             hardest = max(hardest, 3)
@@ -325,6 +327,8 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
                 break
         if first < 0:
             return True  # emptied here: the caller finds the contradiction
+        if not _one_value_but_one(c, alive, value, cell_bars, cell_nbars):
+            continue
         far = _other(first, c, bar_a, bar_b)
         for i in range(cell_nbars[far]):
             gone |= _kills_cell(cell_bars[far, i], c, alive, bar_a, bar_b, value, cell_bars,
@@ -374,6 +378,29 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
     if q >= 0:
         _kill(q, alive, bar_a, bar_b, value, cell_cnt, val_cnt)
         return True
+    return False
+
+
+@njit(cache=True)
+def _one_value_but_one(c, alive, value, cell_bars, cell_nbars):
+    """Whether all placements on c but at most one share a value. Otherwise no placement
+    can rule out all of them: one off c touches at most one of c's neighbours (the grid has
+    no triangles), so it conflicts with the others only through their value."""
+    left = 0
+    for i in range(cell_nbars[c]):
+        left += alive[cell_bars[c, i]]
+    if left <= 2:
+        return True
+    for i in range(cell_nbars[c]):
+        p = cell_bars[c, i]
+        if not alive[p]:
+            continue
+        same = 0
+        for j in range(cell_nbars[c]):
+            q = cell_bars[c, j]
+            same += alive[q] and value[q] == value[p]
+        if same >= left - 1:
+            return True
     return False
 
 
@@ -503,23 +530,30 @@ def _even_bridge(cells, alive, free_cell, bar_a, bar_b, cell_bars, cell_nbars, s
 
 @njit(cache=True)
 def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars, cell_nbars,
-          val_start, val_list, cell_cnt, val_cnt, popcount, walk, walk_double, chosen, scratch):
-    """deductions.set_analysis: True when it ruled something out."""
+          val_start, val_list, cell_cnt, val_cnt, popcount, walk, walk_double, chosen, seen,
+          scratch):
+    """deductions.set_analysis: True when it ruled something out.
+
+    What it finds for a symbol depends only on the placements touching that symbol's cells.
+    Placements only go, so while their count stays what it was when the symbol last gave
+    nothing (seen[doubles * n + symbol]), it gives nothing again and is skipped."""
     cells = free_cell.shape[0]
     members = scratch[0:MAX_SET_CELLS]
     partners = scratch[MAX_SET_CELLS:2 * MAX_SET_CELLS]
     joined = scratch[2 * MAX_SET_CELLS:3 * MAX_SET_CELLS]
     index = scratch[64:64 + cells]
+    stride = chosen.shape[0] // 3  # each shape's part: one entry a subset at most
     for symbol in range(n):
-        k = 0
+        k = touching = 0
         for c in range(cells):
             index[c] = -1
             if free_cell[c] and symbols[c] == symbol:
+                touching += cell_cnt[c]
                 if k < MAX_SET_CELLS:
                     members[k] = c
                 index[c] = k
                 k += 1
-        if not 3 <= k <= MAX_SET_CELLS:
+        if not 3 <= k <= MAX_SET_CELLS or seen[doubles * n + symbol] == touching:
             continue
         double = _pair(symbol, symbol)
         for i in range(k):
@@ -551,9 +585,9 @@ def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
             others = walk[17 + depth] | partners[i]
             double_inside = walk_double[depth] or (walk[depth] & joined[i]) != 0
             pairs = popcount[others]
-            if pairs > k - 2:
-                continue
             size = depth + 1
+            if pairs > k - 2 or pairs > size + (k - 1 - i):
+                continue  # no set with these cells takes few enough pairs
             if pairs >= 2:
                 shape = -1
                 if not double_inside and pairs == size:
@@ -563,14 +597,14 @@ def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
                 elif doubles and double_inside and pairs == size:
                     shape = 2
                 if shape >= 0:
-                    chosen[(shape << MAX_SET_CELLS) + found[shape]] = (
+                    chosen[shape * stride + found[shape]] = (
                         size << MAX_SET_CELLS | subset)
                     found[shape] += 1
             depth += 1
             walk[depth], walk[17 + depth], walk[34 + depth] = subset, others, i + 1
             walk_double[depth] = double_inside
         for shape in range(3):  # plain, double inside, double touches; smaller sets first
-            start = shape << MAX_SET_CELLS
+            start = shape * stride
             ordered = np.sort(chosen[start:start + found[shape]])
             for m in range(found[shape]):
                 subset = ordered[m] & ((1 << MAX_SET_CELLS) - 1)
@@ -583,6 +617,7 @@ def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
                     _outside(symbol, shape, subset, members, others, alive, bar_a, bar_b,
                              value, val_start, val_list, cell_cnt, val_cnt, index, k, False)
                     return True
+        seen[doubles * n + symbol] = touching
     return False
 
 
@@ -739,13 +774,13 @@ def _kill_side(side, alive, key, bar_a, bar_b, value, cell_cnt, val_cnt):
 
 
 @njit(cache=True)
-def _work(cells, bars):
+def _work(n, cells, bars):
     """_grade's work arrays: placements' values and lists; set analysis' stack (walk,
     walk_double) and its chosen subsets; the rest."""
     return (np.zeros(4 * bars + cells, dtype=np.int64),
             np.zeros(3 * (MAX_SET_CELLS + 1), dtype=np.int64),
             np.zeros(MAX_SET_CELLS + 1, dtype=np.bool_),
-            np.zeros(3 << MAX_SET_CELLS, dtype=np.int64),
+            np.zeros(3 << min(n + 1, MAX_SET_CELLS), dtype=np.int64),  # n + 1 cells a symbol
             np.zeros(8 * cells + 4 * bars + 64, dtype=np.int64))
 
 
@@ -760,7 +795,7 @@ def _search(n, max_level, tries, s, base_partner, bar_a, bar_b, cell_bars, cell_
     pair_lo = np.zeros(cells, dtype=np.int64)
     dom_a = np.zeros(cells, dtype=np.int64)
     dom_b = np.zeros(cells, dtype=np.int64)
-    w, walk, walk_double, chosen, scratch = _work(cells, bar_a.shape[0])
+    w, walk, walk_double, chosen, scratch = _work(n, cells, bar_a.shape[0])
     for attempt in range(tries):
         if not _random_board(n, s, base_partner, partner, symbols, pair_hi, pair_lo, dom_a,
                              dom_b):
@@ -808,7 +843,7 @@ def grade(n: int, symbols: tuple[int, ...], max_level: str = "extreme") -> str |
     bar_a, bar_b, cell_bars, cell_nbars, _ = _tables(n)
     found = _grade(n, np.array(symbols, dtype=np.int64), LEVELS.index(max_level), bar_a,
                    bar_b, cell_bars, cell_nbars, POPCOUNT,
-                   *_work(len(symbols), len(bar_a)))
+                   *_work(n, len(symbols), len(bar_a)))
     return None if found == STUCK else LEVELS[found]
 
 
