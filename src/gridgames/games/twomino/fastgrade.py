@@ -208,6 +208,8 @@ def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
         val_list[fill[value[p]]] = p
         fill[value[p]] += 1
     seen = np.full(2 * n, -1, dtype=np.int64)
+    quiet_cell = np.full(cells, -1, dtype=np.int64)
+    quiet_value = np.full(values, -1, dtype=np.int64)
     free = cells
     hardest = 0
     while free:
@@ -226,7 +228,8 @@ def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
             continue
         if max_level >= 1 and _basic(cells, values, alive, free_cell, free_value, bar_a,
                                      bar_b, value, cell_bars, cell_nbars, val_start,
-                                     val_list, cell_cnt, val_cnt, scratch):
+                                     val_list, cell_cnt, val_cnt, quiet_cell, quiet_value,
+                                     scratch):
             hardest = max(hardest, 1)
             continue
         if max_level >= 2 and _sets(n, False, symbols, alive, free_cell, bar_a, bar_b, value,
@@ -285,7 +288,8 @@ def _trivial(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, c
 
 @njit(cache=True)
 def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cell_bars,
-           cell_nbars, val_start, val_list, cell_cnt, val_cnt, scratch):
+           cell_nbars, val_start, val_list, cell_cnt, val_cnt, quiet_cell, quiet_value,
+           scratch):
     """Deducer.basic; True when something was ruled out.
 
     Its first two rules (a cell that keeps its one value; a placement that would leave a
@@ -294,11 +298,15 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
     trivial's only ever find more as placements go, so whatever their order they end on
     the same board, the one where the other rules (which the two forms apply one at a time,
     in the same order) look next; and basic was needed there exactly when trivial alone
-    did not finish."""
+    did not finish.
+
+    What those two rules find at a cell (a value) depends only on the placements left
+    there, which can only go: a cell (value) with as many as when the rules last found
+    nothing anywhere (quiet_cell, quiet_value) is skipped."""
     gone = False
     # A cell whose placements all have one value keeps that value.
     for c in range(cells):
-        if not free_cell[c]:
+        if not free_cell[c] or cell_cnt[c] == quiet_cell[c]:
             continue
         only = -1
         for i in range(cell_nbars[c]):
@@ -318,7 +326,7 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
     # A placement that would leave a free cell or a free value no placement: it conflicts
     # with every placement left there (any one of them gives the candidates).
     for c in range(cells):
-        if not free_cell[c]:
+        if not free_cell[c] or cell_cnt[c] == quiet_cell[c]:
             continue
         first = -1
         for i in range(cell_nbars[c]):
@@ -338,7 +346,7 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
             gone |= _kills_cell(val_list[i], c, alive, bar_a, bar_b, value, cell_bars,
                                 cell_nbars, cell_cnt, val_cnt)
     for v in range(values):
-        if not free_value[v]:
+        if not free_value[v] or val_cnt[v] == quiet_value[v]:
             continue
         first = -1
         for i in range(val_start[v], val_start[v + 1]):
@@ -364,6 +372,8 @@ def _basic(cells, values, alive, free_cell, free_value, bar_a, bar_b, value, cel
                     gone = True
     if gone:
         return True
+    quiet_cell[:] = cell_cnt
+    quiet_value[:] = val_cnt
     # Two cells beside a placement left only the same one value and no domino joining them.
     bars = bar_a.shape[0]
     table = scratch[8 * cells + 64:12 * cells + 64]
