@@ -178,22 +178,31 @@ def _conflict(p, q, bar_a, bar_b, value):
 
 
 @njit(cache=True)
-def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount, w, walk,
-           walk_double, chosen, scratch):
+def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount, w, flags,
+           walk, walk_double, chosen, scratch):
     """The grade of a board without locked bars, deducing as Deducer.run does, or STUCK.
-    The last five are work arrays (see _work), allocated once for a whole search."""
+    The last six are work arrays (see _work), allocated once for a whole search."""
     cells = (n + 1) * n
     bars = bar_a.shape[0]
     values = n * (n + 1) // 2
-    # Work arrays carved out of w, so one allocation serves a whole search.
-    value = w[0:bars]
-    alive = np.zeros(bars, dtype=np.bool_)
-    val_start = w[bars:bars + values + 1]
-    val_list = w[bars + values + 1:2 * bars + values + 1]
-    cell_cnt = np.zeros(cells, dtype=np.int64)
-    val_cnt = np.zeros(values, dtype=np.int64)
-    free_cell = np.ones(cells, dtype=np.bool_)
-    free_value = np.ones(values, dtype=np.bool_)
+    # Work arrays carved out of w and flags, so one allocation serves a whole search.
+    value, w = w[:bars], w[bars:]
+    val_start, w = w[:values + 1], w[values + 1:]
+    val_list, w = w[:bars], w[bars:]
+    cell_cnt, w = w[:cells], w[cells:]
+    val_cnt, w = w[:values], w[values:]
+    fill, w = w[:values], w[values:]
+    seen, w = w[:2 * n], w[2 * n:]
+    quiet_cell, quiet_value = w[:cells], w[cells:cells + values]
+    alive, free_cell, free_value = (flags[:bars], flags[bars:bars + cells],
+                                    flags[bars + cells:bars + cells + values])
+    cell_cnt[:] = 0
+    val_cnt[:] = 0
+    seen[:] = -1
+    quiet_cell[:] = -1
+    quiet_value[:] = -1
+    free_cell[:] = True
+    free_value[:] = True
     for p in range(bars):
         value[p] = _pair(symbols[bar_a[p]], symbols[bar_b[p]])
         alive[p] = True
@@ -203,13 +212,10 @@ def _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
     val_start[0] = 0
     for v in range(values):
         val_start[v + 1] = val_start[v] + val_cnt[v]
-    fill = val_start[:values].copy()
+    fill[:] = val_start[:values]
     for p in range(bars):
         val_list[fill[value[p]]] = p
         fill[value[p]] += 1
-    seen = np.full(2 * n, -1, dtype=np.int64)
-    quiet_cell = np.full(cells, -1, dtype=np.int64)
-    quiet_value = np.full(values, -1, dtype=np.int64)
     free = cells
     hardest = 0
     while free:
@@ -582,7 +588,8 @@ def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
         # order and stops where the pairs pass k-2, since adding cells only adds pairs.
         # walk and walk_double hold its stack: subset, the symbols its cells may pair with,
         # next cell; a double inside.
-        found = np.zeros(3, dtype=np.int64)
+        found = walk[3 * (MAX_SET_CELLS + 1):]  # subsets chosen of each shape
+        found[:] = 0
         walk[0], walk[17], walk[34], walk_double[0] = 0, 0, 0, False
         depth = 0
         while depth >= 0:
@@ -615,7 +622,8 @@ def _sets(n, doubles, symbols, alive, free_cell, bar_a, bar_b, value, cell_bars,
             walk_double[depth] = double_inside
         for shape in range(3):  # plain, double inside, double touches; smaller sets first
             start = shape * stride
-            ordered = np.sort(chosen[start:start + found[shape]])
+            ordered = chosen[start:start + found[shape]]
+            ordered.sort()
             for m in range(found[shape]):
                 subset = ordered[m] & ((1 << MAX_SET_CELLS) - 1)
                 others = 0
@@ -785,10 +793,11 @@ def _kill_side(side, alive, key, bar_a, bar_b, value, cell_cnt, val_cnt):
 
 @njit(cache=True)
 def _work(n, cells, bars):
-    """_grade's work arrays: placements' values and lists; set analysis' stack (walk,
-    walk_double) and its chosen subsets; the rest."""
-    return (np.zeros(4 * bars + cells, dtype=np.int64),
-            np.zeros(3 * (MAX_SET_CELLS + 1), dtype=np.int64),
+    """_grade's work arrays: its numbers and flags; set analysis' stack (walk, walk_double)
+    and its chosen subsets; the rest."""
+    return (np.zeros(2 * bars + 4 * cells + 2 * n + 1, dtype=np.int64),
+            np.zeros(bars + 2 * cells, dtype=np.bool_),
+            np.zeros(3 * (MAX_SET_CELLS + 1) + 3, dtype=np.int64),
             np.zeros(MAX_SET_CELLS + 1, dtype=np.bool_),
             np.zeros(3 << min(n + 1, MAX_SET_CELLS), dtype=np.int64),  # n + 1 cells a symbol
             np.zeros(8 * cells + 4 * bars + 64, dtype=np.int64))
@@ -805,7 +814,7 @@ def _search(n, max_level, tries, s, base_partner, bar_a, bar_b, cell_bars, cell_
     pair_lo = np.zeros(cells, dtype=np.int64)
     dom_a = np.zeros(cells, dtype=np.int64)
     dom_b = np.zeros(cells, dtype=np.int64)
-    w, walk, walk_double, chosen, scratch = _work(n, cells, bar_a.shape[0])
+    w, flags, walk, walk_double, chosen, scratch = _work(n, cells, bar_a.shape[0])
     for attempt in range(tries):
         if not _random_board(n, s, base_partner, partner, symbols, pair_hi, pair_lo, dom_a,
                              dom_b):
@@ -813,7 +822,7 @@ def _search(n, max_level, tries, s, base_partner, bar_a, bar_b, cell_bars, cell_
         if max_level < 0:
             return attempt + 1
         grade = _grade(n, symbols, max_level, bar_a, bar_b, cell_bars, cell_nbars, popcount,
-                       w, walk, walk_double, chosen, scratch)
+                       w, flags, walk, walk_double, chosen, scratch)
         if grade == max_level:
             return attempt + 1
     return -1
