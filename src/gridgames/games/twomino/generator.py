@@ -78,10 +78,10 @@ def _reads_one_way(lay, partner: list[int], symbols: list[int], a: int, b: int, 
 
 
 # Random boards tried without given bars: this many cells' worth (8000 boards at N=5, 1318
-# at N=13). The compiled kernel grades them in about 0.5 s at N=5 and 2 s at N=13 when none
-# is found; the rarest grade (extreme) takes 70 to 170 boards on average, so the budget runs
-# out about once in 10^7 puzzles at N=13 (far less often below) and puzzles have no given
-# bars, like Simon Tatham's.
+# at N=13), under a second of the compiled kernel when none is found. The rarest grade
+# (extreme) takes 70 to 170 boards on average, so the budget runs out less than once in 10^7
+# puzzles at N=13 (far less often below) and puzzles have no given bars, like Simon
+# Tatham's.
 HINT_FREE_CELLS = 240_000
 MAX_TRIES = 10_000
 
