@@ -9,6 +9,7 @@ the terms.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from gridgames.core.bits import bits
 from gridgames.core.capabilities import Hint, Hinter
@@ -24,6 +25,7 @@ from gridgames.games.ishido.game import (
     IshidoState,
     allowed_kinds,
     neighbour_tiles,
+    placement_points,
     valid_cells,
 )
 
@@ -33,10 +35,25 @@ POINTS_WEIGHT = {SEED: 0.15, CLASSIC: 0.05}
 DEAD_COST = {SEED: 3.0, CLASSIC: 6.0}  # per dead cell on the board after the placement
 SLACK_COST = 25.0  # per missing cell of slack below SLACK_WANTED, squared
 SLACK_WANTED = 4
+# The rollouts: from this many tiles to come, the AI checks its choice by playing the rest of
+# the pouch out ROLLOUTS times (the same shuffled orders for every cell it tries) with the
+# heuristic; if some fail, it tries the heuristic's next best cells, up to ROLLOUT_CELLS of
+# them, and keeps the one that clears the most orders (the first, on a tie).
+ROLLOUT_FROM = 20
+ROLLOUTS = 4
+ROLLOUT_CELLS = 4
+
+
+@lru_cache(maxsize=1 << 16)  # options, their changes and the live kinds of a game
+def kinds_in(mask: int) -> tuple[int, ...]:
+    """The kinds in a mask, as a tuple: the planner's loops run over them millions of times."""
+    return tuple(bits(mask))
 
 
 class Planner:
-    """A position seen as cell options and per-kind support, for scoring placements."""
+    """A position seen as cell options and per-kind support, for scoring placements.
+
+    `draw` and `place` keep it up to date move by move, for the rollouts."""
 
     def __init__(self, board: Sequence[int], rules: str, to_come: Sequence[int]) -> None:
         self.board = list(board)
@@ -47,6 +64,7 @@ class Planner:
         self.live_kinds = sum(1 << k for k in range(KINDS) if self.counts[k])
         self.tiles_to_come = len(to_come)
         self.options = [0] * GRID.size  # kinds allowed on each empty cell that has a neighbour
+        self.touching = [False] * GRID.size  # empty cells with a neighbour
         self.support = [0] * KINDS
         self.empty = 0
         self.dead = 0
@@ -58,7 +76,8 @@ class Planner:
             if near:
                 mask = allowed_kinds(near, rules)
                 self.options[cell] = mask
-                for k in bits(mask):
+                self.touching[cell] = True
+                for k in kinds_in(mask):
                     self.support[k] += 1
                 self.dead += not mask & self.live_kinds
 
@@ -68,7 +87,7 @@ class Planner:
         live = self.live_kinds
         dead = self.dead
         old = self.options[cell]
-        for k in bits(old):
+        for k in kinds_in(old):
             support[k] -= 1
         dead -= not old & live
         board = self.board
@@ -81,9 +100,9 @@ class Planner:
                 after = allowed_kinds(neighbour_tiles(board, near), self.rules)
                 if before == after:
                     continue
-                for k in bits(before & ~after):
+                for k in kinds_in(before & ~after):
                     support[k] -= 1
-                for k in bits(after & ~before):
+                for k in kinds_in(after & ~before):
                     support[k] += 1
                 was_dead = bool(before) and not before & live
                 dead += (not after & live) - was_dead
@@ -91,21 +110,102 @@ class Planner:
             board[cell] = EMPTY
         risk = 0.0
         cap = len(RISK) - 1
-        for k in bits(live):
-            risk += self.counts[k] * RISK[min(support[k], cap)]
+        counts = self.counts
+        for k in kinds_in(live):
+            risk += counts[k] * RISK[min(support[k], cap)]
         slack = (self.empty - 1 - dead) - self.tiles_to_come
         shortfall = max(0, SLACK_WANTED - slack)
         return (points * POINTS_WEIGHT[self.rules] - risk - dead * DEAD_COST[self.rules]
                 - SLACK_COST * shortfall * shortfall)
 
+    def choices(self, tile: int, fourways: int) -> list[tuple[int, int]]:
+        """valid_cells(board, tile, ...) read from the options kept here."""
+        return [(cell, placement_points(self.rules, cell, self.neighbours(cell), fourways))
+                for cell in range(GRID.size) if self.options[cell] >> tile & 1]
+
+    def neighbours(self, cell: int) -> int:
+        return sum(self.board[n] != EMPTY for n in NEIGHBOURS[cell])
+
+    def draw(self, tile: int) -> None:
+        """Take tile out of the tiles to come: it is now the one in hand."""
+        self.counts[tile] -= 1
+        self.tiles_to_come -= 1
+        if not self.counts[tile]:
+            self.live_kinds &= ~(1 << tile)
+            live = self.live_kinds
+            self.dead = sum(not self.options[c] & live for c in range(GRID.size)
+                            if self.touching[c])
+
+    def place(self, cell: int, tile: int) -> None:
+        """Put the drawn tile on cell (a valid one); the same updates as value's."""
+        live = self.live_kinds
+        old = self.options[cell]
+        for k in kinds_in(old):
+            self.support[k] -= 1
+        self.dead -= not old & live
+        self.options[cell] = 0
+        self.touching[cell] = False
+        self.empty -= 1
+        board = self.board
+        board[cell] = tile
+        for near in NEIGHBOURS[cell]:
+            if board[near] != EMPTY:
+                continue
+            before = self.options[near]
+            was_dead = self.touching[near] and not before & live
+            after = allowed_kinds(neighbour_tiles(board, near), self.rules)
+            self.options[near] = after
+            self.touching[near] = True
+            for k in kinds_in(before & ~after):
+                self.support[k] -= 1
+            for k in kinds_in(after & ~before):
+                self.support[k] += 1
+            self.dead += (not after & live) - was_dead
+
+    def pick(self, tile: int, choices: Sequence[tuple[int, int]]) -> int:
+        """The heuristic's cell among (cell, points) choices for the tile in hand."""
+        # Ties go to the lower cell index, so a hint is the same every time.
+        return max(choices, key=lambda cp: (self.value(cp[0], tile, cp[1]), -cp[0]))[0]
+
 
 def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int) -> int:
     """The AI's cell for pouch[0]; the rest of the pouch is used only as a multiset."""
-    tile = pouch[0]
+    tile, rest = pouch[0], pouch[1:]
     choices = valid_cells(board, tile, rules, fourways)
-    planner = Planner(board, rules, pouch[1:])
-    # Ties go to the lower cell index, so a hint is the same every time.
-    return max(choices, key=lambda cp: (planner.value(cp[0], tile, cp[1]), -cp[0]))[0]
+    planner = Planner(board, rules, rest)
+    if len(rest) > ROLLOUT_FROM or len(choices) == 1:
+        return planner.pick(tile, choices)
+    ranked = sorted(choices, key=lambda cp: (-planner.value(cp[0], tile, cp[1]), cp[0]))
+    # The orders are drawn from the position itself (board and multiset, never the pouch's
+    # real order): the same position gets the same choice.
+    rng = Rng(f"{board} {sorted(rest)}")
+    orders = [rng.shuffled(sorted(rest)) for _ in range(ROLLOUTS)]
+    best, best_clears = ranked[0][0], -1
+    for cell, _ in ranked[:ROLLOUT_CELLS]:
+        clears = sum(rollout(board, rules, fourways, tile, cell, order)
+                     for order in orders)
+        if clears > best_clears:
+            best, best_clears = cell, clears
+        if clears == ROLLOUTS:
+            break
+    return best
+
+
+def rollout(board: Sequence[int], rules: str, fourways: int, tile: int, cell: int,
+            order: Sequence[int]) -> bool:
+    """Whether the heuristic places every tile of `order` after `tile` goes on `cell`."""
+    planner = Planner(board, rules, order)
+    while True:
+        fourways += planner.neighbours(cell) == 4  # the later points double
+        planner.place(cell, tile)
+        if planner.tiles_to_come == 0:
+            return True
+        tile = order[len(order) - planner.tiles_to_come]
+        planner.draw(tile)
+        choices = planner.choices(tile, fourways)
+        if not choices:
+            return False
+        cell = planner.pick(tile, choices)
 
 
 def greedy_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int,
