@@ -31,15 +31,18 @@ from gridgames.games.ishido.game import (
 
 # Cost of one tile to come whose kind has this many cells where it could go (index capped).
 RISK = (60.0, 12.0, 4.0, 1.6, 0.7, 0.3, 0.15, 0.08, 0.04)
+RISK_AT = tuple(RISK[min(s, len(RISK) - 1)] for s in range(GRID.size + 1))  # for any support
 POINTS_WEIGHT = {SEED: 0.15, CLASSIC: 0.05}
 DEAD_COST = {SEED: 3.0, CLASSIC: 6.0}  # per dead cell on the board after the placement
 SLACK_COST = 25.0  # per missing cell of slack below SLACK_WANTED, squared
 SLACK_WANTED = 4
-# The rollouts: from this many tiles to come, the AI checks its choice by playing the rest of
-# the pouch out ROLLOUTS times (the same shuffled orders for every cell it tries) with the
+# The rollouts: from ROLLOUT_FROM tiles to come, the AI checks its choice by playing the rest
+# of the pouch out ROLLOUTS times (the same shuffled orders for every cell it tries) with the
 # heuristic; if some fail, it tries the heuristic's next best cells, up to ROLLOUT_CELLS of
-# them, and keeps the one that clears the most orders (the first, on a tie).
-ROLLOUT_FROM = 20
+# them, and keeps the one that clears the most orders (the first, on a tie). Classic games
+# are lost by holes made 10 to 20 tiles before the end; under seed rules the heuristic alone
+# clears every deal of the bench (2000), so there the rollouts would only cost time.
+ROLLOUT_FROM = {SEED: 0, CLASSIC: 20}
 ROLLOUTS = 4
 ROLLOUT_CELLS = 4
 
@@ -81,6 +84,13 @@ class Planner:
                     self.support[k] += 1
                 self.dead += not mask & self.live_kinds
 
+    def copy(self) -> Planner:
+        twin = object.__new__(Planner)
+        twin.__dict__.update(self.__dict__)
+        for name in ("board", "counts", "options", "touching", "support"):
+            setattr(twin, name, getattr(self, name)[:])
+        return twin
+
     def value(self, cell: int, tile: int, points: int) -> float:
         """How good it is to put `tile` (the one in hand, not in to_come) on `cell`."""
         support = self.support[:]
@@ -109,10 +119,9 @@ class Planner:
         finally:
             board[cell] = EMPTY
         risk = 0.0
-        cap = len(RISK) - 1
         counts = self.counts
         for k in kinds_in(live):
-            risk += counts[k] * RISK[min(support[k], cap)]
+            risk += counts[k] * RISK_AT[support[k]]
         slack = (self.empty - 1 - dead) - self.tiles_to_come
         shortfall = max(0, SLACK_WANTED - slack)
         return (points * POINTS_WEIGHT[self.rules] - risk - dead * DEAD_COST[self.rules]
@@ -120,21 +129,24 @@ class Planner:
 
     def choices(self, tile: int, fourways: int) -> list[tuple[int, int]]:
         """valid_cells(board, tile, ...) read from the options kept here."""
+        bit = 1 << tile
         return [(cell, placement_points(self.rules, cell, self.neighbours(cell), fourways))
-                for cell in range(GRID.size) if self.options[cell] >> tile & 1]
+                for cell, options in enumerate(self.options) if options & bit]
 
     def neighbours(self, cell: int) -> int:
-        return sum(self.board[n] != EMPTY for n in NEIGHBOURS[cell])
+        board = self.board
+        return len([n for n in NEIGHBOURS[cell] if board[n] != EMPTY])
 
     def draw(self, tile: int) -> None:
         """Take tile out of the tiles to come: it is now the one in hand."""
         self.counts[tile] -= 1
         self.tiles_to_come -= 1
         if not self.counts[tile]:
-            self.live_kinds &= ~(1 << tile)
+            gone = 1 << tile
+            self.live_kinds &= ~gone
             live = self.live_kinds
-            self.dead = sum(not self.options[c] & live for c in range(GRID.size)
-                            if self.touching[c])
+            # The cells that only this kind could still take are dead now.
+            self.dead += len([o for o in self.options if o & gone and not o & live])
 
     def place(self, cell: int, tile: int) -> None:
         """Put the drawn tile on cell (a valid one); the same updates as value's."""
@@ -168,12 +180,14 @@ class Planner:
         return max(choices, key=lambda cp: (self.value(cp[0], tile, cp[1]), -cp[0]))[0]
 
 
-def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int) -> int:
-    """The AI's cell for pouch[0]; the rest of the pouch is used only as a multiset."""
+def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: int,
+              rollouts: bool = True) -> int:
+    """The AI's cell for pouch[0]; the rest of the pouch is used only as a multiset.
+    Without rollouts: the heuristic's cell (the bench compares the two)."""
     tile, rest = pouch[0], pouch[1:]
     choices = valid_cells(board, tile, rules, fourways)
     planner = Planner(board, rules, rest)
-    if len(rest) > ROLLOUT_FROM or len(choices) == 1:
+    if not rollouts or len(rest) > ROLLOUT_FROM[rules] or len(choices) == 1:
         return planner.pick(tile, choices)
     ranked = sorted(choices, key=lambda cp: (-planner.value(cp[0], tile, cp[1]), cp[0]))
     # The orders are drawn from the position itself (board and multiset, never the pouch's
@@ -182,8 +196,7 @@ def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: 
     orders = [rng.shuffled(sorted(rest)) for _ in range(ROLLOUTS)]
     best, best_clears = ranked[0][0], -1
     for cell, _ in ranked[:ROLLOUT_CELLS]:
-        clears = sum(rollout(board, rules, fourways, tile, cell, order)
-                     for order in orders)
+        clears = sum(rollout(planner.copy(), fourways, tile, cell, order) for order in orders)
         if clears > best_clears:
             best, best_clears = cell, clears
         if clears == ROLLOUTS:
@@ -191,10 +204,10 @@ def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: 
     return best
 
 
-def rollout(board: Sequence[int], rules: str, fourways: int, tile: int, cell: int,
+def rollout(planner: Planner, fourways: int, tile: int, cell: int,
             order: Sequence[int]) -> bool:
-    """Whether the heuristic places every tile of `order` after `tile` goes on `cell`."""
-    planner = Planner(board, rules, order)
+    """Whether the heuristic places every tile of `order` (the planner's tiles to come, in
+    the order they come) after `tile` goes on `cell`."""
     while True:
         fourways += planner.neighbours(cell) == 4  # the later points double
         planner.place(cell, tile)
