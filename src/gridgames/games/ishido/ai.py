@@ -2,8 +2,9 @@
 
 The AI knows which tiles are still in the pouch but not their order, and scores each valid
 cell for the tile in hand by what the placement leaves behind: the cells left for each kind
-to come, the dead cells, and (lightly) the points. docs/machine-play.md ("Ishido's AI") has
-the terms.
+to come, the dead cells, and (lightly) the points. Near the end of a classic game it checks
+that choice by playing the rest of the pouch out in a few orders of its own (rollouts).
+docs/machine-play.md ("Ishido's AI") has the terms.
 """
 
 from __future__ import annotations
@@ -240,4 +241,4 @@ class IshidoHints(Hinter):
         meter.nodes = len(state.valid)
         return meter.result(Hint(GRID.cell_name(cell)), BEST_FOUND,
                             "the AI's choice: it weighs what each cell leaves for the tiles "
-                            "still to come")
+                            "still to come, and near the end of a classic game plays them out")
