@@ -153,7 +153,9 @@ END_BONUS = {0: 1000, 1: 500, 2: 100}  # classic: tiles left at the end -> bonus
 
 def neighbour_tiles(board: Sequence[int], cell: int) -> tuple[int, ...]:
     """The tiles orthogonally next to cell, sorted (the key of tiles.allowed_kinds)."""
-    return tuple(sorted(board[n] for n in NEIGHBOURS[cell] if board[n] != EMPTY))
+    near = [board[n] for n in NEIGHBOURS[cell] if board[n] != EMPTY]
+    near.sort()
+    return tuple(near)
 
 
 def placement_points(rules: str, cell: int, neighbours: int, fourways_before: int) -> int:
