@@ -14,7 +14,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, geometry
+from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, geometry
 
 # The work array: constants and the node counter, the column masks, then one frame per depth.
 (WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES,
@@ -26,6 +26,8 @@ ENTER, NEXT_CHILD, RETURN = range(3)
 
 MULT = 0x9E3779B97F4A7C15 - (1 << 64)  # odd (the golden ratio in 64 bits), as an int64
 VALUE_BITS = 8  # an entry's low bits: the stored bound + OFFSET, in 0..129
+MOVE_BITS = 5  # above them: 1 + the cut-off move's index in MASKS (0: none); width <= 31
+TAG_SHIFT = VALUE_BITS + MOVE_BITS  # above both: the epoch and the key's low bits
 OFFSET = MAX_SCORE
 EPOCH_BITS_MAX = 20  # reset() is an increment; the table is cleared once in 2**20 resets
 ABORT = -1000  # _solve's answer when the node budget ran out (no score is this low)
@@ -159,8 +161,10 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                     result = alpha
                     continue
             high = (cells - 1 - moves) // 2
-            check = (tag | (hashed & lowmask)) << VALUE_BITS
-            if (entry ^ check) < (1 << VALUE_BITS):  # this position, stored in this epoch
+            check = (tag | (hashed & lowmask)) << TAG_SHIFT
+            hint = 0
+            if (entry ^ check) < (1 << TAG_SHIFT):  # this position, stored in this epoch
+                hint = (entry >> VALUE_BITS) & ((1 << MOVE_BITS) - 1)
                 stored = (entry & ((1 << VALUE_BITS) - 1)) - OFFSET
                 if stored > MAX_SCORE:  # a lower bound, from an earlier cut-off
                     if alpha < stored - LOWER:
@@ -185,6 +189,8 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                     key = 63 - j  # the threats made, then the column: all keys differ
                     if not single:
                         key += 64 * _popcount(_winning(current | move, mask, line, h1, board))
+                        if j + 1 == hint:  # it cut off here before
+                            key += 64 * HINTED
                     pos = at + order + count
                     while pos > at + order and work[pos - 1] < key:
                         work[pos] = work[pos - 1]
@@ -223,8 +229,10 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
             moves -= 1
             at = frames + moves * row
             score = -result
-            if score >= work[at + F_BETA]:
-                table[work[at + F_SLOT]] = work[at + F_CHECK] | (score + LOWER + OFFSET)
+            if score >= work[at + F_BETA]:  # a cut-off: keep the bound and the move
+                cut = 64 - (work[at + order + work[at + F_NEXT] - 1] & 63)  # 1 + its index
+                table[work[at + F_SLOT]] = (work[at + F_CHECK] | (cut << VALUE_BITS)
+                                            | (score + LOWER + OFFSET))
                 result = score
             else:
                 if score > work[at + F_ALPHA]:
@@ -277,11 +285,13 @@ class FastSolver:
         self.g = geo = geometry(width, height, line)
         # The largest power of two of 8-byte entries within the budget (at least 1024).
         entries = max(1024, int(memory_mb * 1024 * 1024) // 8)
-        slot_bits = min(entries.bit_length() - 1, key_bits)
+        # (More on the largest boards, so that an entry has room for a bit of epoch.)
+        slot_bits = min(max(entries.bit_length() - 1, key_bits - (62 - TAG_SHIFT)), key_bits)
         # An entry: epoch, then the key's low bits (those the slot does not tell), then the
-        # bound; the epoch takes what is left of 63 bits, so entries stay non-negative.
+        # cut-off move and the bound; the epoch takes what is left of 63 bits, so entries
+        # stay non-negative.
         self._low_bits = key_bits - slot_bits
-        self._epoch_bits = min(EPOCH_BITS_MAX, 63 - VALUE_BITS - self._low_bits)
+        self._epoch_bits = min(EPOCH_BITS_MAX, 63 - TAG_SHIFT - self._low_bits)
         self._epoch = 1
         work = np.zeros(MASKS + width + (geo.cells + 1) * (F_MOVES + 2 * width),
                         dtype=np.int64)
@@ -317,7 +327,7 @@ class FastSolver:
     def _store(self, key: int, bound: int) -> None:
         """Put a bound in the table as the search does (for the tests)."""
         hashed = (key * MULT) & int(self._work[KEYMASK])
-        check = (int(self._work[TAG]) | (hashed & int(self._work[LOWMASK]))) << VALUE_BITS
+        check = (int(self._work[TAG]) | (hashed & int(self._work[LOWMASK]))) << TAG_SHIFT
         self.table[hashed >> self._low_bits] = check | (bound + OFFSET)
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
