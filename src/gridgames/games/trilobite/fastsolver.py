@@ -20,7 +20,8 @@ from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, geometr
 (WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES,
  MASKS) = range(12)  # MASKS: `width` column masks, centre first
 # A frame: the node, its window, its table slot and entry tag, its move loop; then its moves
-# by column (F_MOVES + j) and its move order (F_MOVES + width + i).
+# by column (F_MOVES + j), its move order (F_MOVES + width + i), and by column the cells where
+# the side to move would win after that move (F_MOVES + 2 * width + j; -1: not computed).
 F_CUR, F_MASK, F_ALPHA, F_BETA, F_SLOT, F_CHECK, F_COUNT, F_NEXT, F_MOVES = range(9)
 ENTER, NEXT_CHILD, RETURN = range(3)
 
@@ -117,11 +118,13 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
     bottom, board = work[BOTTOM], work[BOARD]
     keymask, lowbits, lowmask, tag = work[KEYMASK], work[LOWBITS], work[LOWMASK], work[TAG]
     frames = MASKS + width
-    row = F_MOVES + 2 * width
+    row = F_MOVES + 3 * width
     order = F_MOVES + width
+    made = F_MOVES + 2 * width
     nodes = work[NODES]
     base = moves
     result = 0
+    known = -1  # the threats against the node entered, when its parent computed them
     mode = ENTER
     while True:
         if mode == ENTER:  # a new node: current, mask, moves, alpha, beta
@@ -134,7 +137,10 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 return ABORT
             mode = RETURN
             possible = (mask + bottom) & board
-            threats = _winning(current ^ mask, mask, line, h1, board)
+            if known >= 0:  # the parent's move ordering found them already
+                threats = known & ~mask
+            else:
+                threats = _winning(current ^ mask, mask, line, h1, board)
             forced = possible & threats
             if forced:
                 if forced & (forced - 1):
@@ -187,10 +193,13 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 if move:
                     work[at + F_MOVES + j] = move
                     key = 63 - j  # the threats made, then the column: all keys differ
+                    made_here = -1
                     if not single:
-                        key += 64 * _popcount(_winning(current | move, mask, line, h1, board))
+                        made_here = _winning(current | move, mask, line, h1, board)
+                        key += 64 * _popcount(made_here)
                         if j + 1 == hint:  # it cut off here before
                             key += 64 * HINTED
+                    work[at + made + j] = made_here
                     pos = at + order + count
                     while pos > at + order and work[pos - 1] < key:
                         work[pos] = work[pos - 1]
@@ -215,6 +224,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 parent_mask = work[at + F_MASK]
                 current = work[at + F_CUR] ^ parent_mask
                 mask = parent_mask | work[at + F_MOVES + column]
+                known = work[at + made + column]
                 alpha, beta = -work[at + F_BETA], -work[at + F_ALPHA]
                 moves += 1
                 mode = ENTER
@@ -293,7 +303,7 @@ class FastSolver:
         self._low_bits = key_bits - slot_bits
         self._epoch_bits = min(EPOCH_BITS_MAX, 63 - TAG_SHIFT - self._low_bits)
         self._epoch = 1
-        work = np.zeros(MASKS + width + (geo.cells + 1) * (F_MOVES + 2 * width),
+        work = np.zeros(MASKS + width + (geo.cells + 1) * (F_MOVES + 3 * width),
                         dtype=np.int64)
         work[WIDTH], work[CELLS], work[LINE], work[H1] = width, geo.cells, line, geo.h1
         work[BOTTOM], work[BOARD] = geo.bottom, geo.board
