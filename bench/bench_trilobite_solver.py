@@ -13,9 +13,10 @@ and using no opening book: Pascal Pons' solver at its commit 514a128 ("Part12: A
 bound to transposition table") does exactly this. Build it by hand outside this repository
 (git clone, git checkout 514a128, make) and give the path to its `c4solver`; nothing of it
 is kept here. Each set runs whole in one process of each solver, and both time the same
-span: the solve of one position, table reset before it. On a set that takes longer than
-a second the two take turns, about a second of work each (a switch leaves the caches to the
-other: rare enough not to matter), so that other work on the machine weighs on both alike.
+span: the solve of one position, table reset before it. The two take turns on a set, a
+block of at most 50 positions or about 50 ms of our work at a time, so that other work on
+the machine weighs on both alike even on the sets that take a few milliseconds in all (a
+switch leaves the caches to the other: once in 50 positions or more, which does not show).
 
 Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-hard N]
   [--random N] [--seed S] [--reference PATH]
@@ -44,7 +45,8 @@ from gridgames.games.trilobite.solver import parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
-TURN_SECONDS = 1.0  # the two solvers take turns on a set, about this long each
+TURN_SECONDS = 0.05  # the two solvers take turns on a set, about this long each at most,
+TURN_POSITIONS = 50  # and this many positions at most
 REFERENCE = {  # published mean time (us) and nodes per position, no opening book
     "Test_L3_R1": (4.6, 51), "Test_L2_R1": (37, 450), "Test_L2_R2": (3200, 39900),
     "Test_L1_R1": (255, 3300), "Test_L1_R2": (97000, 1201000),
@@ -97,7 +99,8 @@ def main() -> None:
             ours.add(took, solver.nodes, expected is not None and score != expected)
             found_scores.append(score)
             turn += took
-            if other and (turn >= TURN_SECONDS or index == len(positions) - 1):
+            if other and (turn >= TURN_SECONDS or index + 1 - first >= TURN_POSITIONS
+                          or index == len(positions) - 1):
                 block = rows[first:index + 1]
                 for i, ((_, right), (found, nodes, us)) in enumerate(
                         zip(block, other.solve(block), strict=True), first):
