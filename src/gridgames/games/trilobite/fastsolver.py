@@ -16,9 +16,11 @@ from numba.extending import intrinsic
 
 from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, geometry
 
-# The work array: constants and the node counter, the column masks, then one frame per depth.
-(WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES,
- MASKS) = range(12)  # MASKS: `width` column masks, centre first
+# The work array: constants and the node counter, its own length, the column masks, then one
+# frame per depth. The table follows it in the same allocation: a compiled call pays for each
+# array it is passed (about 0.2 us, a twentieth of a short solve), so solve() passes one.
+(WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES, LENGTH,
+ MASKS) = range(13)  # MASKS: `width` column masks, centre first
 # A frame: the node, its window, its table slot and entry tag, its move loop; then its moves
 # by column (F_MOVES + j), its move order (F_MOVES + width + i), and by column the cells where
 # the side to move would win after that move (F_MOVES + 2 * width + j; -1: not computed).
@@ -253,7 +255,8 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
 # _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
 # Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
-def _solve(current, mask, moves, weak, budget, floor, ceiling, work, table):
+def _solve(current, mask, moves, weak, budget, floor, ceiling, memory):
+    work, table = memory[:memory[LENGTH]], memory[memory[LENGTH]:]
     cells, bottom, board = work[CELLS], work[BOTTOM], work[BOARD]
     if _winning(current, mask, work[LINE], work[H1], board) & ((mask + bottom) & board):
         return min(ceiling, 1 if weak else (cells + 1 - moves) // 2)
@@ -281,7 +284,7 @@ def _solve(current, mask, moves, weak, budget, floor, ceiling, work, table):
 
 
 SIGNATURE = (types.int64, types.int64, types.int64, types.boolean, types.int64, types.int64,
-             types.int64, types.int64[::1], types.int64[::1])
+             types.int64, types.int64[::1])
 
 
 class FastSolver:
@@ -303,16 +306,17 @@ class FastSolver:
         self._low_bits = key_bits - slot_bits
         self._epoch_bits = min(EPOCH_BITS_MAX, 63 - TAG_SHIFT - self._low_bits)
         self._epoch = 1
-        work = np.zeros(MASKS + width + (geo.cells + 1) * (F_MOVES + 3 * width),
-                        dtype=np.int64)
+        length = MASKS + width + (geo.cells + 1) * (F_MOVES + 3 * width)
+        self._memory = np.empty(length + (1 << slot_bits), dtype=np.int64)
+        self._memory.fill(0)  # epoch 0 matches nothing; filled now, not page by page in a search
+        work, self.table = self._memory[:length], self._memory[length:]
+        work[LENGTH] = length
         work[WIDTH], work[CELLS], work[LINE], work[H1] = width, geo.cells, line, geo.h1
         work[BOTTOM], work[BOARD] = geo.bottom, geo.board
         work[KEYMASK], work[LOWBITS] = (1 << key_bits) - 1, self._low_bits
         work[LOWMASK], work[TAG] = (1 << self._low_bits) - 1, self._epoch << self._low_bits
         work[MASKS:MASKS + width] = [geo.columns[col] for col in geo.order]
         self._work = work
-        self.table = np.empty(1 << slot_bits, dtype=np.int64)
-        self.table.fill(0)  # epoch 0 matches nothing; filled now, not page by page in a search
         # _solve compiled for the types solve() passes, called without the dispatcher's type
         # matching (over half of the fixed cost of a call, which short solves feel).
         self._run = _solve.compile(SIGNATURE)
@@ -346,6 +350,5 @@ class FastSolver:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough. A narrow window is a cheaper question."""
         limit = (1 << 62) if budget is None else int(self._work[NODES]) + budget
-        score = self._run(current, mask, moves, weak, limit, floor, ceiling, self._work,
-                          self.table)
+        score = self._run(current, mask, moves, weak, limit, floor, ceiling, self._memory)
         return None if score == ABORT else score
