@@ -13,31 +13,40 @@ and using no opening book: Pascal Pons' solver at its commit 514a128 ("Part12: A
 bound to transposition table") does exactly this. Build it by hand outside this repository
 (git clone, git checkout 514a128, make) and give the path to its `c4solver`; nothing of it
 is kept here. Each set runs whole in one process of each solver, and both time the same
-span: the solve of one position, table reset before it. On a set that takes longer than
-a second the two take turns, about a second of work each (a switch leaves the caches to the
-other: rare enough not to matter), so that other work on the machine weighs on both alike.
+span: the solve of one position, table reset before it. The two take turns on a set, a
+block of at most 50 positions or about 50 ms of our work at a time, so that other work on
+the machine weighs on both alike even on the sets that take a few milliseconds in all (a
+switch leaves the caches to the other: once in 50 positions or more, which does not show).
 
 Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-hard N]
-  [--reference PATH]
+  [--random N] [--seed S] [--reference PATH]
   --limit N: first N positions of each set (default all 1000);
   --limit-hard N: of Test_L1_R3, whose positions take seconds each (default 20; the
-    comparison in docs/machine-play.md uses 50; 0 = all).
+    comparison in docs/machine-play.md uses 50; 0 = all);
+  --random N: after the sets, one more set "randomN": N positions of 7x6 reached by 8 to 20
+    uniformly random moves, none of which ends the game (the same N positions for a given
+    --seed, default 1). Their scores are not known in advance: with --reference, a score
+    on which the two solvers disagree counts as wrong for ours. `--sets "" --random 300`
+    runs that set alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from gridgames.core.progress import progress
+from gridgames.games.trilobite.game import COLUMN_NAMES
 from gridgames.games.trilobite.solver import parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
-TURN_SECONDS = 1.0  # the two solvers take turns on a set, about this long each
+TURN_SECONDS = 0.05  # the two solvers take turns on a set, about this long each at most,
+TURN_POSITIONS = 50  # and this many positions at most
 REFERENCE = {  # published mean time (us) and nodes per position, no opening book
     "Test_L3_R1": (4.6, 51), "Test_L2_R1": (37, 450), "Test_L2_R2": (3200, 39900),
     "Test_L1_R1": (255, 3300), "Test_L1_R2": (97000, 1201000),
@@ -50,6 +59,8 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--limit-hard", type=int, default=20)
+    parser.add_argument("--random", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference", metavar="PATH", default=None)
     args = parser.parse_args()
     if args.reference and not Path(args.reference).is_file():
@@ -64,12 +75,18 @@ def main() -> None:
     print(f"# first call (compile or cache load): {time.perf_counter() - start:.2f} s",
           file=sys.stderr)
 
-    for name in args.sets.split(","):
-        rows = [r.split() for r in (DATA / name).read_text().splitlines() if r.strip()]
-        limit = args.limit_hard if name == "Test_L1_R3" else args.limit
-        if limit:
-            rows = rows[:limit]
-        positions = [(parse_moves(solver.g, m), int(s)) for m, s in rows]
+    sets = [(name, None) for name in args.sets.split(",") if name]
+    if args.random:
+        sets.append((f"random{args.random}", random_rows(solver.g, args.random, args.seed)))
+    for name, rows in sets:
+        if rows is None:
+            rows = [r.split() for r in (DATA / name).read_text().splitlines() if r.strip()]
+            limit = args.limit_hard if name == "Test_L1_R3" else args.limit
+            if limit:
+                rows = rows[:limit]
+        positions = [(parse_moves(solver.g, m), None if s is None else int(s))
+                     for m, s in rows]
+        found_scores = []
         ours, theirs = Totals(), Totals()
         other = Reference(args.reference) if args.reference else None
         first, turn = 0, 0.0
@@ -79,13 +96,17 @@ def main() -> None:
             tic = time.perf_counter()
             score = solver.solve(current, mask, moves)
             took = time.perf_counter() - tic
-            ours.add(took, solver.nodes, score != expected)
+            ours.add(took, solver.nodes, expected is not None and score != expected)
+            found_scores.append(score)
             turn += took
-            if other and (turn >= TURN_SECONDS or index == len(positions) - 1):
+            if other and (turn >= TURN_SECONDS or index + 1 - first >= TURN_POSITIONS
+                          or index == len(positions) - 1):
                 block = rows[first:index + 1]
-                for (_, right), (found, nodes, us) in zip(block, other.solve(block),
-                                                          strict=True):
-                    theirs.add(us / 1e6, nodes, found != int(right))
+                for i, ((_, right), (found, nodes, us)) in enumerate(
+                        zip(block, other.solve(block), strict=True), first):
+                    if right is None:  # a random position: the two must agree
+                        ours.wrong += found != found_scores[i]
+                    theirs.add(us / 1e6, nodes, right is not None and found != int(right))
                 first, turn = index + 1, 0.0
         n = len(positions)
         mean_us, mean_nodes = ours.seconds / n * 1e6, ours.nodes / n
@@ -98,12 +119,41 @@ def main() -> None:
             if theirs.wrong:
                 line += f" reference_wrong {theirs.wrong}"
         print(line, flush=True)
+        if name not in REFERENCE:
+            print(f"# {name}: {n} positions, {ours.wrong} wrong", file=sys.stderr, flush=True)
+            continue
         ref_us, ref_nodes = REFERENCE[name]
         print(f"# {name}: {n} positions, {ours.wrong} wrong; reference {ref_us} us x 1.6 = "
               f"{ref_us * 1.6:.1f} us here, {ref_nodes} nodes; ratio ours/reference "
               f"{mean_us / (ref_us * 1.6):.2f} (time), {mean_nodes / ref_nodes:.2f} (nodes); "
               f"{mean_us * 1000 / max(mean_nodes, 1):.0f} ns per node", file=sys.stderr,
               flush=True)
+
+
+def random_rows(g, count: int, seed: int) -> list[tuple[str, None]]:
+    """`count` move strings of 8 to 20 random moves, none of which ends the game (a move
+    that would complete a line is never drawn), each with an unknown score."""
+    rng = random.Random(seed)
+    rows = []
+    while len(rows) < count:
+        length = rng.randint(8, 20)
+        current = mask = 0
+        text = ""
+        while len(text) < length:
+            playable = []
+            for col in range(g.width):
+                spot = (mask + (1 << (col * g.h1))) & g.columns[col]
+                if spot and not g.winning_cells(current, mask) & spot:
+                    playable.append((col, spot))
+            if not playable:
+                break
+            col, spot = rng.choice(playable)
+            current ^= mask
+            mask |= spot
+            text += COLUMN_NAMES[col]
+        if len(text) == length:
+            rows.append((text, None))
+    return rows
 
 
 class Totals:

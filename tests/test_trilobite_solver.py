@@ -79,7 +79,7 @@ def store_and_search(solver, position, value, lower):
     alpha, beta = (value - 1, value) if lower else (value, value + 1)
     key = current + mask
     if isinstance(solver, Solver):
-        solver.table[key] = stored
+        solver._store(key, stored)
         return solver.negamax(current, mask, moves, alpha, beta), solver.nodes
     solver._store(key, stored)
     found = _negamax(current, mask, moves, alpha, beta, 1 << 62, solver._work, solver.table)

@@ -21,6 +21,10 @@ from typing import Any
 # entry says which it is.
 MAX_SCORE = 32
 LOWER = 2 * MAX_SCORE + 1
+# Move ordering of both solvers: the column that made a beta cut-off in an earlier visit of a
+# position (kept in the table) comes before any count of threats (a board has fewer than 64
+# cells, so fewer than 64 threats).
+HINTED = 64
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,23 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, geometry
+from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, geometry
 
-# The work array: constants and the node counter, the column masks, then one frame per depth.
-(WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES,
- MASKS) = range(12)  # MASKS: `width` column masks, centre first
+# The work array: constants and the node counter, its own length, the column masks, then one
+# frame per depth. The table follows it in the same allocation: a compiled call pays for each
+# array it is passed (about 0.2 us, a twentieth of a short solve), so solve() passes one.
+(WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES, LENGTH,
+ MASKS) = range(13)  # MASKS: `width` column masks, centre first
 # A frame: the node, its window, its table slot and entry tag, its move loop; then its moves
-# by column (F_MOVES + j) and its move order (F_MOVES + width + i).
+# by column (F_MOVES + j), its move order (F_MOVES + width + i), and by column the cells where
+# the side to move would win after that move (F_MOVES + 2 * width + j; -1: not computed).
 F_CUR, F_MASK, F_ALPHA, F_BETA, F_SLOT, F_CHECK, F_COUNT, F_NEXT, F_MOVES = range(9)
 ENTER, NEXT_CHILD, RETURN = range(3)
 
 MULT = 0x9E3779B97F4A7C15 - (1 << 64)  # odd (the golden ratio in 64 bits), as an int64
 VALUE_BITS = 8  # an entry's low bits: the stored bound + OFFSET, in 0..129
+MOVE_BITS = 5  # above them: 1 + the cut-off move's index in MASKS (0: none); width <= 31
+TAG_SHIFT = VALUE_BITS + MOVE_BITS  # above both: the epoch and the key's low bits
 OFFSET = MAX_SCORE
 EPOCH_BITS_MAX = 20  # reset() is an increment; the table is cleared once in 2**20 resets
 ABORT = -1000  # _solve's answer when the node budget ran out (no score is this low)
@@ -115,11 +120,13 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
     bottom, board = work[BOTTOM], work[BOARD]
     keymask, lowbits, lowmask, tag = work[KEYMASK], work[LOWBITS], work[LOWMASK], work[TAG]
     frames = MASKS + width
-    row = F_MOVES + 2 * width
+    row = F_MOVES + 3 * width
     order = F_MOVES + width
+    made = F_MOVES + 2 * width
     nodes = work[NODES]
     base = moves
     result = 0
+    known = -1  # the threats against the node entered, when its parent computed them
     mode = ENTER
     while True:
         if mode == ENTER:  # a new node: current, mask, moves, alpha, beta
@@ -132,7 +139,10 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 return ABORT
             mode = RETURN
             possible = (mask + bottom) & board
-            threats = _winning(current ^ mask, mask, line, h1, board)
+            if known >= 0:  # the parent's move ordering found them already
+                threats = known & ~mask
+            else:
+                threats = _winning(current ^ mask, mask, line, h1, board)
             forced = possible & threats
             if forced:
                 if forced & (forced - 1):
@@ -159,8 +169,10 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                     result = alpha
                     continue
             high = (cells - 1 - moves) // 2
-            check = (tag | (hashed & lowmask)) << VALUE_BITS
-            if (entry ^ check) < (1 << VALUE_BITS):  # this position, stored in this epoch
+            check = (tag | (hashed & lowmask)) << TAG_SHIFT
+            hint = 0
+            if (entry ^ check) < (1 << TAG_SHIFT):  # this position, stored in this epoch
+                hint = (entry >> VALUE_BITS) & ((1 << MOVE_BITS) - 1)
                 stored = (entry & ((1 << VALUE_BITS) - 1)) - OFFSET
                 if stored > MAX_SCORE:  # a lower bound, from an earlier cut-off
                     if alpha < stored - LOWER:
@@ -183,8 +195,13 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 if move:
                     work[at + F_MOVES + j] = move
                     key = 63 - j  # the threats made, then the column: all keys differ
+                    made_here = -1
                     if not single:
-                        key += 64 * _popcount(_winning(current | move, mask, line, h1, board))
+                        made_here = _winning(current | move, mask, line, h1, board)
+                        key += 64 * _popcount(made_here)
+                        if j + 1 == hint:  # it cut off here before
+                            key += 64 * HINTED
+                    work[at + made + j] = made_here
                     pos = at + order + count
                     while pos > at + order and work[pos - 1] < key:
                         work[pos] = work[pos - 1]
@@ -209,6 +226,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 parent_mask = work[at + F_MASK]
                 current = work[at + F_CUR] ^ parent_mask
                 mask = parent_mask | work[at + F_MOVES + column]
+                known = work[at + made + column]
                 alpha, beta = -work[at + F_BETA], -work[at + F_ALPHA]
                 moves += 1
                 mode = ENTER
@@ -223,8 +241,10 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
             moves -= 1
             at = frames + moves * row
             score = -result
-            if score >= work[at + F_BETA]:
-                table[work[at + F_SLOT]] = work[at + F_CHECK] | (score + LOWER + OFFSET)
+            if score >= work[at + F_BETA]:  # a cut-off: keep the bound and the move
+                cut = 64 - (work[at + order + work[at + F_NEXT] - 1] & 63)  # 1 + its index
+                table[work[at + F_SLOT]] = (work[at + F_CHECK] | (cut << VALUE_BITS)
+                                            | (score + LOWER + OFFSET))
                 result = score
             else:
                 if score > work[at + F_ALPHA]:
@@ -235,7 +255,8 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
 # _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
 # Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
-def _solve(current, mask, moves, weak, budget, floor, ceiling, work, table):
+def _solve(current, mask, moves, weak, budget, floor, ceiling, memory):
+    work, table = memory[:memory[LENGTH]], memory[memory[LENGTH]:]
     cells, bottom, board = work[CELLS], work[BOTTOM], work[BOARD]
     if _winning(current, mask, work[LINE], work[H1], board) & ((mask + bottom) & board):
         return min(ceiling, 1 if weak else (cells + 1 - moves) // 2)
@@ -263,7 +284,7 @@ def _solve(current, mask, moves, weak, budget, floor, ceiling, work, table):
 
 
 SIGNATURE = (types.int64, types.int64, types.int64, types.boolean, types.int64, types.int64,
-             types.int64, types.int64[::1], types.int64[::1])
+             types.int64, types.int64[::1])
 
 
 class FastSolver:
@@ -277,22 +298,25 @@ class FastSolver:
         self.g = geo = geometry(width, height, line)
         # The largest power of two of 8-byte entries within the budget (at least 1024).
         entries = max(1024, int(memory_mb * 1024 * 1024) // 8)
-        slot_bits = min(entries.bit_length() - 1, key_bits)
+        # (More on the largest boards, so that an entry has room for a bit of epoch.)
+        slot_bits = min(max(entries.bit_length() - 1, key_bits - (62 - TAG_SHIFT)), key_bits)
         # An entry: epoch, then the key's low bits (those the slot does not tell), then the
-        # bound; the epoch takes what is left of 63 bits, so entries stay non-negative.
+        # cut-off move and the bound; the epoch takes what is left of 63 bits, so entries
+        # stay non-negative.
         self._low_bits = key_bits - slot_bits
-        self._epoch_bits = min(EPOCH_BITS_MAX, 63 - VALUE_BITS - self._low_bits)
+        self._epoch_bits = min(EPOCH_BITS_MAX, 63 - TAG_SHIFT - self._low_bits)
         self._epoch = 1
-        work = np.zeros(MASKS + width + (geo.cells + 1) * (F_MOVES + 2 * width),
-                        dtype=np.int64)
+        length = MASKS + width + (geo.cells + 1) * (F_MOVES + 3 * width)
+        self._memory = np.empty(length + (1 << slot_bits), dtype=np.int64)
+        self._memory.fill(0)  # epoch 0 matches nothing; filled now, not page by page in a search
+        work, self.table = self._memory[:length], self._memory[length:]
+        work[LENGTH] = length
         work[WIDTH], work[CELLS], work[LINE], work[H1] = width, geo.cells, line, geo.h1
         work[BOTTOM], work[BOARD] = geo.bottom, geo.board
         work[KEYMASK], work[LOWBITS] = (1 << key_bits) - 1, self._low_bits
         work[LOWMASK], work[TAG] = (1 << self._low_bits) - 1, self._epoch << self._low_bits
         work[MASKS:MASKS + width] = [geo.columns[col] for col in geo.order]
         self._work = work
-        self.table = np.empty(1 << slot_bits, dtype=np.int64)
-        self.table.fill(0)  # epoch 0 matches nothing; filled now, not page by page in a search
         # _solve compiled for the types solve() passes, called without the dispatcher's type
         # matching (over half of the fixed cost of a call, which short solves feel).
         self._run = _solve.compile(SIGNATURE)
@@ -317,7 +341,7 @@ class FastSolver:
     def _store(self, key: int, bound: int) -> None:
         """Put a bound in the table as the search does (for the tests)."""
         hashed = (key * MULT) & int(self._work[KEYMASK])
-        check = (int(self._work[TAG]) | (hashed & int(self._work[LOWMASK]))) << VALUE_BITS
+        check = (int(self._work[TAG]) | (hashed & int(self._work[LOWMASK]))) << TAG_SHIFT
         self.table[hashed >> self._low_bits] = check | (bound + OFFSET)
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
@@ -326,6 +350,5 @@ class FastSolver:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough. A narrow window is a cheaper question."""
         limit = (1 << 62) if budget is None else int(self._work[NODES]) + budget
-        score = self._run(current, mask, moves, weak, limit, floor, ceiling, self._work,
-                          self.table)
+        score = self._run(current, mask, moves, weak, limit, floor, ceiling, self._memory)
         return None if score == ABORT else score

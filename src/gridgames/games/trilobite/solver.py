@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from gridgames.core.errors import BadInput
-from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Geometry, geometry
+from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, Geometry, geometry
 from gridgames.games.trilobite.game import COLUMN_NAMES
 
 
@@ -53,7 +53,7 @@ class Solver:
     def __init__(self, width: int = 7, height: int = 6, line: int = 4,
                  memory_mb: float = 64.0) -> None:
         self.g = geometry(width, height, line)
-        self.table: dict[int, int] = {}
+        self.table: dict[int, tuple[int, int | None]] = {}  # key -> bound, cut-off column
         self.table_entries = max(100, int(memory_mb * 1024 * 1024) // 100)
         self.nodes = 0
         self.limit = 1 << 62
@@ -103,7 +103,7 @@ class Solver:
                 return alpha
         high = (g.cells - 1 - moves) // 2
         key = current + mask
-        bound = self.table.get(key)
+        bound, hint = self.table.get(key, (None, None))
         if bound is not None:
             if bound > MAX_SCORE:  # a lower bound, from an earlier cut-off
                 if alpha < bound - LOWER:
@@ -121,23 +121,26 @@ class Solver:
             move = nxt & g.columns[col]
             if move:
                 score = self.g.winning_cells(current | move, mask).bit_count()
-                ordered.append((score, move))
-        ordered.sort(key=lambda sm: sm[0])  # stable: centre first among equals (reversed)
-        for _, move in reversed(ordered):
+                if col == hint:  # the move that cut off here before: first
+                    score += HINTED
+                ordered.append((score, col, move))
+        ordered.sort(key=lambda scm: scm[0])  # stable: centre first among equals (reversed)
+        for _, col, move in reversed(ordered):
             child = current ^ mask
             score = -self.negamax(child, mask | move, moves + 1, -beta, -alpha)
             if score >= beta:
-                self._store(key, score + LOWER)
+                self._store(key, score + LOWER, col)
                 return score
             if score > alpha:
                 alpha = score
         self._store(key, alpha)
         return alpha
 
-    def _store(self, key: int, bound: int) -> None:
+    def _store(self, key: int, bound: int, hint: int | None = None) -> None:
+        """Keep `bound` for the position `key`, and the column that cut it off (if any)."""
         if len(self.table) >= self.table_entries:
             self.table.clear()  # the memory budget: start again rather than grow
-        self.table[key] = bound
+        self.table[key] = (bound, hint)
 
     def solve(self, current: int, mask: int, moves: int, weak: bool = False,
               budget: int | None = None, deadline: float | None = None,
