@@ -13,7 +13,7 @@ from gridgames.cli import main
 from gridgames.core.result import Budget
 from gridgames.core.rng import Rng
 from gridgames.core.search import WIN, Minimax
-from gridgames.games.trilobite import make_game
+from gridgames.games.trilobite import fastsolver, make_game
 from gridgames.games.trilobite.analyzer import analyze
 from gridgames.games.trilobite.bitboard import LOWER, MAX_SCORE, Bitboard
 from gridgames.games.trilobite.fastsolver import FastSolver, _negamax
@@ -52,8 +52,25 @@ def test_weak_scores_are_signs(fast):
         assert fast.solve(current, mask, count, weak=True) == expected
 
 
-def test_python_reference_agrees_with_the_compiled_kernel(fast):
-    """The same search node for node: the kernel mirrors the reference."""
+def test_positions_near_the_end_search_the_small_table():
+    solver = FastSolver(7, 6, 4, memory_mb=16)
+    near, far = lines("Test_L3_R1", 1, 1)[0], lines("Test_L1_R1", 1, 1)[0]
+    for (text, score), used, unused in [(near, solver._small, solver._large),
+                                        (far, solver._large, solver._small)]:
+        current, mask, moves = parse_moves(solver.g, text)
+        assert (solver.g.cells - moves <= fastsolver.SMALL_EMPTY) == (used is solver._small)
+        solver.reset()
+        assert solver.solve(current, mask, moves) == int(score)
+        assert used.table.any() and int(used.work[fastsolver.NODES]) == solver.nodes > 0
+        assert int(unused.work[fastsolver.NODES]) == 0
+    assert solver.memory_bytes == (16 + 2) * 1024 * 1024
+
+
+def test_python_reference_agrees_with_the_compiled_kernel(fast, monkeypatch):
+    """The same search node for node: the kernel mirrors the reference. In the large table
+    only: in the 2 MB one of the positions near the end (SMALL_EMPTY) two of a search's
+    positions sometimes share a slot, where the reference's table (a dict) keeps both."""
+    monkeypatch.setattr(fastsolver, "SMALL_EMPTY", -1)
     python = Solver(7, 6, 4)
     for moves, score in lines("Test_L3_R1", 25) + lines("Test_L2_R1", 50):
         current, mask, count = parse_moves(python.g, moves)
@@ -179,7 +196,8 @@ def test_reset_clears_the_table_when_its_epochs_run_out():
     text, score = lines("Test_L2_R1", 1, 1)[0]
     position = parse_moves(solver.g, text)
     assert solver.solve(*position) == int(score) and solver.table.any()
-    solver._epoch = (1 << solver._epoch_bits) - 1  # the last epoch an entry can hold
+    region = solver._large  # (1 MB: the only table)
+    region.epoch = (1 << region.epoch_bits) - 1  # the last epoch an entry can hold
     solver.reset()
     assert not solver.table.any() and solver.nodes == 0
     assert solver.solve(*position) == int(score)
