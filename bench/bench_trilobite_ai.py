@@ -19,10 +19,11 @@ Usage: python bench/bench_trilobite_ai.py [--levels | --games-only] [--random N]
 Standard output of part 2: one line per opponent, `opponent games wins draws losses`
 (against itself also `first_player_wins_with_its_21st_stone K`), then
 `losses_as_second_player L losses_after_a_fallback F`, then
-`moves N proven P fallback F p50_s X p99_s Y max_s Z`, then `slowest` and the five slowest
+`moves N proven P fallback F p50_s X p99_s Y max_s Z`, then `nodes p50 X p99 Y max Z` (the
+solver's nodes a perfect move, the same at any load), then `slowest` and the five slowest
 perfect moves as `MOVES:SECONDSs` (the columns played before the move, 1-7). `--first K`
 starts at game K (games 0-49 and 50-99 in two processes are the games of one run of 100);
-`--times FILE` appends every perfect move as `opponent seconds proven moves`, to merge.
+`--times FILE` appends every perfect move as `opponent seconds proven nodes moves`, to merge.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def levels() -> None:
 
 
 def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
-         proven: list[bool]):
+         proven: list[bool], nodes: list[int]):
     """One game: (the winner's seat or None for a draw, stones on the board at the end).
     Perfect moves are timed, with the moves before them."""
     state = GAME.new_state(PARAMS, GAME.new_desc(PARAMS, Rng(seed)))
@@ -94,6 +95,7 @@ def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
             if level == "perfect":
                 times.append((time.perf_counter() - tic, "".join(history)))
                 proven.append(found.proven)
+                nodes.append(found.nodes)
             move = found.value
         state = GAME.apply(state, move)
         history.append(move)
@@ -104,13 +106,15 @@ def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
 def games(opponent: str, count: int, first: int = 0, record: Path | None = None) -> None:
     times: list[tuple[float, str]] = []
     proven: list[bool] = []
+    nodes: list[int] = []  # the solver's, per perfect move: the work, whatever the load
     wins = draws = losses = on_21 = lost_second = lost_after_fallback = 0
     for game in progress(range(first, first + count), count, opponent):
         # perfect takes each side in turn against the others; against itself seat 0 counts
         perfect_seat = game % 2 if opponent != "perfect" else 0
         seats = ["perfect", opponent] if perfect_seat == 0 else [opponent, "perfect"]
         before = len(proven)
-        winner, stones = play(*seats, f"bench-{opponent}-{game}", times, proven)
+        winner, stones = play(*seats, f"bench-{opponent}-{game}", times, proven,
+                              nodes)
         if winner is None:
             draws += 1
         elif winner == perfect_seat:
@@ -122,10 +126,10 @@ def games(opponent: str, count: int, first: int = 0, record: Path | None = None)
             # the first player comes only after a move that was not proven.
             lost_second += perfect_seat == 1
             lost_after_fallback += not all(proven[before:])
-    if record is not None:  # each move, for merging shards: opponent seconds proven moves
+    if record is not None:  # each move, for merging shards
         with record.open("a") as out:
-            for (t, moves), ok in zip(times, proven, strict=True):
-                out.write(f"{opponent} {t:.4f} {int(ok)} {moves or 'start'}\n")
+            for (t, moves), ok, n in zip(times, proven, nodes, strict=True):
+                out.write(f"{opponent} {t:.4f} {int(ok)} {n} {moves or 'start'}\n")
     slowest = sorted(times, reverse=True)[:5]
     seconds = sorted(t for t, _ in times)
     p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))]
@@ -135,6 +139,9 @@ def games(opponent: str, count: int, first: int = 0, record: Path | None = None)
           f"{lost_after_fallback}")
     print(f"  moves {len(times)} proven {sum(proven)} fallback {len(proven) - sum(proven)} "
           f"p50_s {statistics.median(seconds):.3f} p99_s {p99:.3f} max_s {seconds[-1]:.3f}")
+    work = sorted(nodes)
+    print(f"  nodes p50 {statistics.median(work):.0f} p99 "
+          f"{work[min(len(work) - 1, int(len(work) * 0.99))]} max {work[-1]}")
     # Where the time goes: the position (the moves before it) of the slowest perfect moves.
     where = " ".join(f"{moves or 'start'}:{t:.2f}s" for t, moves in slowest)
     print(f"  slowest {where}", flush=True)

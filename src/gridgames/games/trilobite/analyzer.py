@@ -152,11 +152,12 @@ def best_columns(solver, current: int, mask: int, moves: int, budget: int | None
     vary the play).
 
     The position's score: when a position one move back is known, the score it implies
-    (parents_floor) is asked first, one null-window question, as the other side most often
-    kept its score. The columns: the questions go round the columns, the centre first,
-    with ROUND_NODES nodes each, doubled each round, until one column is proven best: a
-    best column is often proven in a fraction of the nodes that refuting a poor one takes
-    (on 766632222 column 6 took 0.3M nodes where 3, 5 and 2 took 2.6-7.3M each)."""
+    (parents_floor) is asked first with one null-window question, as the other side most
+    often kept its score (then the next score up, while the answer is above). The columns:
+    the questions go round the columns, the centre first, with ROUND_NODES nodes each,
+    doubled each round, until one column is proven best: a best column is often proven in
+    a fraction of the nodes that refuting a poor one takes (on 766632222 column 6 took 0.3M
+    nodes where 3, 5 and 2 took 2.6-7.3M each)."""
     g = solver.g
     winning = g.winning_cells(current, mask)
     children = sorted(child_positions(current, mask, g), key=lambda c: abs(2 * c[0] - g.width + 1))
