@@ -13,14 +13,17 @@ player must win every such game with its 21st stone, its last one (the 41st on t
 the empty board's score is 1).
 
 Usage: python bench/bench_trilobite_ai.py [--levels | --games-only] [--random N] [--hard N]
-  [--self N]
+  [--self N] [--first K] [--times FILE]
   (defaults 100, 100 and 20 games, as in docs/machine-play.md; `--random 4 --hard 0 --self 1` is a
   quick look; `--levels` alone runs part 1 only)
 Standard output of part 2: one line per opponent, `opponent games wins draws losses`
 (against itself also `first_player_wins_with_its_21st_stone K`), then
 `losses_as_second_player L losses_after_a_fallback F`, then
-`moves N proven P fallback F p50_s X p99_s Y max_s Z`, then `slowest` and the five slowest
-perfect moves as `MOVES:SECONDSs` (the columns played before the move, 1-7).
+`moves N proven P fallback F p50_s X p99_s Y max_s Z`, then `nodes p50 X p99 Y max Z` (the
+solver's nodes a perfect move, the same at any load), then `slowest` and the five slowest
+perfect moves as `MOVES:SECONDSs` (the columns played before the move, 1-7). `--first K`
+starts at game K (games 0-49 and 50-99 in two processes are the games of one run of 100);
+`--times FILE` appends every perfect move as `opponent seconds proven nodes moves`, to merge.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ def levels() -> None:
 
 
 def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
-         proven: list[bool]):
+         proven: list[bool], nodes: list[int]):
     """One game: (the winner's seat or None for a draw, stones on the board at the end).
     Perfect moves are timed, with the moves before them."""
     state = GAME.new_state(PARAMS, GAME.new_desc(PARAMS, Rng(seed)))
@@ -92,6 +95,7 @@ def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
             if level == "perfect":
                 times.append((time.perf_counter() - tic, "".join(history)))
                 proven.append(found.proven)
+                nodes.append(found.nodes)
             move = found.value
         state = GAME.apply(state, move)
         history.append(move)
@@ -99,16 +103,18 @@ def play(first: str, second: str, seed: str, times: list[tuple[float, str]],
     return GAME.status(state).winner, stones
 
 
-def games(opponent: str, count: int) -> None:
+def games(opponent: str, count: int, first: int = 0, record: Path | None = None) -> None:
     times: list[tuple[float, str]] = []
     proven: list[bool] = []
+    nodes: list[int] = []  # the solver's, per perfect move: the work, whatever the load
     wins = draws = losses = on_21 = lost_second = lost_after_fallback = 0
-    for game in progress(range(count), count, opponent):
+    for game in progress(range(first, first + count), count, opponent):
         # perfect takes each side in turn against the others; against itself seat 0 counts
         perfect_seat = game % 2 if opponent != "perfect" else 0
         seats = ["perfect", opponent] if perfect_seat == 0 else [opponent, "perfect"]
         before = len(proven)
-        winner, stones = play(*seats, f"bench-{opponent}-{game}", times, proven)
+        winner, stones = play(*seats, f"bench-{opponent}-{game}", times, proven,
+                              nodes)
         if winner is None:
             draws += 1
         elif winner == perfect_seat:
@@ -120,6 +126,10 @@ def games(opponent: str, count: int) -> None:
             # the first player comes only after a move that was not proven.
             lost_second += perfect_seat == 1
             lost_after_fallback += not all(proven[before:])
+    if record is not None:  # each move, for merging shards
+        with record.open("a") as out:
+            for (t, moves), ok, n in zip(times, proven, nodes, strict=True):
+                out.write(f"{opponent} {t:.4f} {int(ok)} {n} {moves or 'start'}\n")
     slowest = sorted(times, reverse=True)[:5]
     seconds = sorted(t for t, _ in times)
     p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))]
@@ -129,6 +139,9 @@ def games(opponent: str, count: int) -> None:
           f"{lost_after_fallback}")
     print(f"  moves {len(times)} proven {sum(proven)} fallback {len(proven) - sum(proven)} "
           f"p50_s {statistics.median(seconds):.3f} p99_s {p99:.3f} max_s {seconds[-1]:.3f}")
+    work = sorted(nodes)
+    print(f"  nodes p50 {statistics.median(work):.0f} p99 "
+          f"{work[min(len(work) - 1, int(len(work) * 0.99))]} max {work[-1]}")
     # Where the time goes: the position (the moves before it) of the slowest perfect moves.
     where = " ".join(f"{moves or 'start'}:{t:.2f}s" for t, moves in slowest)
     print(f"  slowest {where}", flush=True)
@@ -141,6 +154,10 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=100)
     parser.add_argument("--hard", type=int, default=100)
     parser.add_argument("--self", type=int, default=20)
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's number (a shard of a longer run)")
+    parser.add_argument("--times", type=Path, default=None,
+                        help="append each perfect move's time to this file")
     args = parser.parse_args()
     if not args.games_only:
         levels()
@@ -150,7 +167,7 @@ def main() -> None:
     for opponent, count in (("random", args.random), ("hard", args.hard),
                             ("perfect", args.self)):
         if count:
-            games(opponent, count)
+            games(opponent, count, args.first, args.times)
     sys.stdout.flush()
 
 

@@ -356,3 +356,61 @@ def test_best_columns_use_known_scores_and_keep_a_proven_column_when_the_budget_
             assert centre_col in found[1] and set(found[1]) <= set(full[1])
             partial += 1
     assert partial  # the centre was a best column somewhere
+
+
+def test_best_columns_start_from_a_known_position_one_move_back():
+    """A known score one move back (the other side's top stone taken off) is a floor of
+    the position's score (parents_floor), and best_columns starting from it finds what it
+    finds from nothing; the analyzer keeps the exact scores its searches proved (the
+    position's, its best columns') for the next move's search."""
+    from gridgames.core.errors import BadInput
+    from gridgames.games.trilobite.analyzer import (
+        SolverPool,
+        TrilobiteAnalyzer,
+        best_columns,
+        make_solver,
+        parents_floor,
+    )
+    from gridgames.games.trilobite.book import BookShelf, position_key
+
+    solver = make_solver(5, 4, 4, 16)
+    g = solver.g
+    rng = Rng("parents-floor")
+    floors = checked = 0
+    while checked < 30:
+        text = "".join(str(rng.below(5) + 1) for _ in range(1 + rng.below(10)))
+        try:
+            current, mask, moves = parse_moves(g, text)
+            before = parse_moves(g, text[:-1])  # a position one move back, solved apart
+        except BadInput:
+            continue
+        if g.winning_cells(current, mask) & ((mask + g.bottom) & g.board):
+            continue  # a win at once: no search to start
+        parent_score = make_solver(5, 4, 4, 1).solve(*before)
+
+        def known(c, m, before=before, parent_score=parent_score):
+            return parent_score if (c, m) == before[:2] else None
+        floor = parents_floor(known, current, mask, g)
+        exact = solver.solve(current, mask, moves)
+        assert floor == -parent_score and floor <= exact, text
+        floors += floor == exact
+        solver.reset()
+        plain = best_columns(solver, current, mask, moves)
+        solver.reset()
+        assert best_columns(solver, current, mask, moves, known=known) == plain, text
+        checked += 1
+    assert floors  # the other side kept its score somewhere
+
+    analyzer = TrilobiteAnalyzer(SolverPool(16), BookShelf(folders=[]))
+    game = make_game()
+    params = game.parse_params("width=5,height=4")
+    state = game.new_state(params, game.new_desc(params, Rng("p")))
+    for move in "3231":
+        state = game.apply(state, move)
+    (score, columns), _ = analyzer.best(state, Budget())
+    board = Bitboard.of(state)
+    assert analyzer.proven.get((5, 4, 4, position_key(board.current, board.mask, g))) == score
+    board.play(columns[0])
+    key = (5, 4, 4, position_key(board.current, board.mask, g))
+    assert analyzer.proven.get(key) == -score == solver.solve(board.current, board.mask,
+                                                               board.moves)

@@ -185,7 +185,8 @@ SOLVER_SHARE = 0.7  # of a time cap, for the perfect level's solver
 # PERFECT_CELLS cells, any line, the solver proves it in at most 0.2 s of CPU (7x3 line 7);
 # past it some take seconds (6x4 line 6: 0.9 s, 8x3 line 8: 1.8 s, 6x6 line 4: not in 32M
 # nodes). On 7x6 line 4 the opening book answers the first moves and the solver the rest
-# (p99 0.46 s). `python bench/bench_trilobite_budget.py --perfect-boards` measures it.
+# (its times: docs/machine-play.md, "The AI"). `python bench/bench_trilobite_budget.py
+# --perfect-boards` measures it.
 PERFECT_CELLS = 21
 BOOK_BOARDS = frozenset({(7, 6, 4)})  # (width, height, line)
 
