@@ -64,6 +64,19 @@ def test_positions_near_the_end_search_the_small_table():
         assert used.table.any() and int(used.work[fastsolver.NODES]) == solver.nodes > 0
         assert int(unused.work[fastsolver.NODES]) == 0
     assert solver.memory_bytes == (16 + 2) * 1024 * 1024
+    # Pinned to the table of a position one stone before the small table's: its children
+    # (one stone on) search the large table too.
+    before = int(solver._large.work[fastsolver.NODES])
+    child = lines("Test_L2_R1", 1, 1)[0][0]
+    current, mask, moves = parse_moves(solver.g, child)
+    with solver.one_table(solver.g.cells - fastsolver.SMALL_EMPTY - 1):
+        solver.solve(current, mask, moves)
+    assert int(solver._large.work[fastsolver.NODES]) > before
+
+
+def test_a_board_of_few_cells_has_one_table_of_the_whole_budget():
+    solver = FastSolver(5, 4, 4, memory_mb=16)
+    assert solver._small is solver._large and solver.memory_bytes == 16 * 1024 * 1024
 
 
 def test_python_reference_agrees_with_the_compiled_kernel(fast, monkeypatch):

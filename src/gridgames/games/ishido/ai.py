@@ -193,7 +193,7 @@ def best_cell(board: Sequence[int], pouch: Sequence[int], rules: str, fourways: 
     ranked = sorted(choices, key=lambda cp: (-planner.value(cp[0], tile, cp[1]), cp[0]))
     # The orders are drawn from the position itself (board and multiset, never the pouch's
     # real order): the same position gets the same choice.
-    rng = Rng(f"{board} {sorted(rest)}")
+    rng = Rng(f"{tuple(board)} {sorted(rest)}")  # a list or a tuple: the same seed
     orders = [rng.shuffled(sorted(rest)) for _ in range(ROLLOUTS)]
     best, best_clears = ranked[0][0], -1
     for cell, _ in ranked[:ROLLOUT_CELLS]:

@@ -177,51 +177,55 @@ def best_columns(solver, current: int, mask: int, moves: int, budget: int | None
         return solve_until(solver, deadline, *position,
                            budget=left if nodes is None else min(left, nodes), **clamp)
 
-    score = known(current, mask)
-    if score is None:
-        floor = parents_floor(known, current, mask, g)
-        if floor is None:
-            score = ask((current, mask, moves))
-        else:  # one null-window question a score, up from the floor
-            score = floor
-            while (answer := ask((current, mask, moves), floor=score, ceiling=score + 1)) \
-                    is not None and answer > score:
-                score += 1
+    with solver.one_table(moves):  # the position and its children share what they find
+        score = known(current, mask)
+        if score is None:
+            floor = parents_floor(known, current, mask, g)
+            if floor is None:
+                score = ask((current, mask, moves))
+            else:  # one null-window question a score, up from the floor
+                score = floor
+                while (answer := ask((current, mask, moves), floor=score, ceiling=score + 1)) \
+                        is not None and answer > score:
+                    score += 1
+                if answer is None:
+                    return None
+        if score is None:
+            return None
+        best: list[int] = []
+        asking: list[tuple[int, int, int]] = []  # the columns to search: column, child, mask
+        for col, child, child_mask, _ in children:
+            answer = 0 if moves + 1 >= g.cells else known(child, child_mask)
             if answer is None:
-                return None
-    if score is None:
-        return None
-    best: list[int] = []
-    asking: list[tuple[int, int, int]] = []  # the columns to search: column, child, mask
-    for col, child, child_mask, _ in children:
-        answer = 0 if moves + 1 >= g.cells else known(child, child_mask)
-        if answer is None:
-            asking.append((col, child, child_mask))
-        elif answer == -score:
-            best.append(col)
-    nodes = ROUND_NODES
-    while asking and not best:
-        for item in list(asking):
-            answer = ask((item[1], item[2], moves + 1), nodes, floor=-score, ceiling=-score + 1)
+                asking.append((col, child, child_mask))
+            elif answer == -score:
+                best.append(col)
+        nodes = ROUND_NODES
+        while asking and not best:
+            for item in list(asking):
+                answer = ask((item[1], item[2], moves + 1), nodes,
+                             floor=-score, ceiling=-score + 1)
+                if answer is None:
+                    if solver.nodes - start >= limit or \
+                            (deadline is not None and time.monotonic() >= deadline):
+                        return None  # out of budget or time
+                    continue  # out of this round's nodes: the next round
+                asking.remove(item)
+                if answer == -score:
+                    best.append(item[0])
+                    break
+            nodes *= 2
+        if not best:  # no column reaches the score: a wrong known score, so nothing proven
+            return None
+        if tie_budget is not None:
+            limit = min(limit, solver.nodes - start + tie_budget)
+        for col, child, child_mask in asking:
+            answer = ask((child, child_mask, moves + 1), floor=-score, ceiling=-score + 1)
             if answer is None:
-                if solver.nodes - start >= limit or \
-                        (deadline is not None and time.monotonic() >= deadline):
-                    return None  # out of budget or time
-                continue  # out of this round's nodes: the next round
-            asking.remove(item)
+                break  # out of budget: the columns proven so far
             if answer == -score:
-                best.append(item[0])
-                break
-        nodes *= 2
-    if tie_budget is not None:
-        limit = min(limit, solver.nodes - start + tie_budget)
-    for col, child, child_mask in asking:
-        answer = ask((child, child_mask, moves + 1), floor=-score, ceiling=-score + 1)
-        if answer is None:
-            break  # out of budget: the columns proven so far
-        if answer == -score:
-            best.append(col)
-    return score, sorted(best)
+                best.append(col)
+        return score, sorted(best)
 
 
 def analyze(solver, current: int, mask: int, moves: int, weak: bool = False,

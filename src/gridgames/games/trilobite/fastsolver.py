@@ -8,6 +8,9 @@ stack, a hardware popcount) is in docs/machine-play.md ("Trilobite's compiled so
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 from llvmlite import binding, ir
 from numba import njit, types
@@ -292,7 +295,8 @@ SIGNATURE = (types.int64, types.int64, types.int64, types.boolean, types.int64, 
 # table of 2**SMALL_SLOT_BITS slots (2 MB) of their own, which stays in the caches: on Pons'
 # sets a quarter to a half less time where a search takes up to a million nodes, even where
 # the smaller table costs a third more nodes. The openings' long searches (tens of millions
-# of nodes) need the large one.
+# of nodes) need the large one, and so do boards of at most SMALL_EMPTY cells (every search
+# on them is an opening's): they have the large table only.
 SMALL_EMPTY = 32
 SMALL_SLOT_BITS = 18
 
@@ -332,8 +336,9 @@ class _Region:
 
 
 class FastSolver:
-    """Same interface as solver.Solver for solve(); memory_mb bounds the table (past 4 MB,
-    plus the 2 MB table of the positions near the end, SMALL_EMPTY)."""
+    """Same interface as solver.Solver for solve(); memory_mb bounds the large table (on
+    boards of more than SMALL_EMPTY cells, with at least 8 MB, the 2 MB table of the
+    positions with at most SMALL_EMPTY empty cells comes on top)."""
 
     def __init__(self, width: int = 7, height: int = 6, line: int = 4,
                  memory_mb: float = 64.0) -> None:
@@ -346,8 +351,10 @@ class FastSolver:
         # (More on the largest boards, so that an entry has room for a bit of epoch.)
         slot_bits = min(max(entries.bit_length() - 1, key_bits - (62 - TAG_SHIFT)), key_bits)
         self._large = _Region(geo, slot_bits)
-        self._small = (_Region(geo, SMALL_SLOT_BITS) if slot_bits > SMALL_SLOT_BITS + 1
+        self._small = (_Region(geo, SMALL_SLOT_BITS)
+                       if slot_bits > SMALL_SLOT_BITS + 1 and geo.cells > SMALL_EMPTY
                        else self._large)
+        self._pinned: _Region | None = None
         self._regions = [self._large] if self._small is self._large else [self._large,
                                                                           self._small]
         # _solve compiled for the types solve() passes, called without the dispatcher's type
@@ -371,6 +378,22 @@ class FastSolver:
     def memory_bytes(self) -> int:
         return sum(region.table.nbytes for region in self._regions)
 
+    def _region(self, moves: int) -> _Region:
+        if self._pinned is not None:
+            return self._pinned
+        return self._small if self.g.cells - moves <= SMALL_EMPTY else self._large
+
+    @contextmanager
+    def one_table(self, moves: int) -> Iterator[None]:
+        """Every search in the block uses the table of a position of `moves` stones, so a
+        position's children find what the search of the position stored (not the other
+        table, where a child one stone on would otherwise go)."""
+        self._pinned = self._region(moves)
+        try:
+            yield
+        finally:
+            self._pinned = None
+
     def reset(self) -> None:
         """Forget the tables (a new epoch) and the node count."""
         for region in self._regions:
@@ -388,7 +411,7 @@ class FastSolver:
               ceiling: int = MAX_SCORE + 1) -> int | None:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough. A narrow window is a cheaper question."""
-        region = self._small if self.g.cells - moves <= SMALL_EMPTY else self._large
+        region = self._region(moves)
         limit = (1 << 62) if budget is None else int(region.work[NODES]) + budget
         score = self._run(current, mask, moves, weak, limit, floor, ceiling, region.memory)
         return None if score == ABORT else score

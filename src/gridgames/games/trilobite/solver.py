@@ -10,6 +10,7 @@ stone scores 1. The search follows Pons' "Solving Connect 4" (docs/machine-play.
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 
 from gridgames.core.errors import BadInput
 from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, Geometry, geometry
@@ -62,6 +63,10 @@ class Solver:
     def reset(self) -> None:
         self.table.clear()
         self.nodes = 0
+
+    def one_table(self, moves: int) -> AbstractContextManager[None]:
+        """The compiled solver's (it has two tables); this one has one."""
+        return nullcontext()
 
     # --- position helpers ---
 
