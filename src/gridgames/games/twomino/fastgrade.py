@@ -803,7 +803,8 @@ def _work(n, cells, bars):
             np.zeros(8 * cells + 4 * bars + 64, dtype=np.int64))
 
 
-@njit(cache=True)
+# nogil: a server makes puzzles in its threads, which go on while one is searched.
+@njit(cache=True, nogil=True)
 def _search(n, max_level, tries, s, base_partner, bar_a, bar_b, cell_bars, cell_nbars,
             popcount, partner, symbols):
     """Random boards until one grades exactly max_level (any board: max_level -1): the
