@@ -54,6 +54,15 @@ def kinds_in(mask: int) -> tuple[int, ...]:
     return tuple(bits(mask))
 
 
+def shift_support(support: list[int], before: int, after: int) -> None:
+    """A cell's options went from `before` to `after` (kind masks): the kinds it no longer
+    takes lose it as a place to go, those it now takes gain it."""
+    for k in kinds_in(before & ~after):
+        support[k] -= 1
+    for k in kinds_in(after & ~before):
+        support[k] += 1
+
+
 class Planner:
     """A position seen as cell options and per-kind support, for scoring placements.
 
@@ -98,8 +107,7 @@ class Planner:
         live = self.live_kinds
         dead = self.dead
         old = self.options[cell]
-        for k in kinds_in(old):
-            support[k] -= 1
+        shift_support(support, old, 0)
         dead -= not old & live
         board = self.board
         board[cell] = tile
@@ -111,10 +119,7 @@ class Planner:
                 after = allowed_kinds(neighbour_tiles(board, near), self.rules)
                 if before == after:
                     continue
-                for k in kinds_in(before & ~after):
-                    support[k] -= 1
-                for k in kinds_in(after & ~before):
-                    support[k] += 1
+                shift_support(support, before, after)
                 was_dead = bool(before) and not before & live
                 dead += (not after & live) - was_dead
         finally:
@@ -153,8 +158,7 @@ class Planner:
         """Put the drawn tile on cell (a valid one); the same updates as value's."""
         live = self.live_kinds
         old = self.options[cell]
-        for k in kinds_in(old):
-            self.support[k] -= 1
+        shift_support(self.support, old, 0)
         self.dead -= not old & live
         self.options[cell] = 0
         self.touching[cell] = False
@@ -169,10 +173,7 @@ class Planner:
             after = allowed_kinds(neighbour_tiles(board, near), self.rules)
             self.options[near] = after
             self.touching[near] = True
-            for k in kinds_in(before & ~after):
-                self.support[k] -= 1
-            for k in kinds_in(after & ~before):
-                self.support[k] += 1
+            shift_support(self.support, before, after)
             self.dead += (not after & live) - was_dead
 
     def pick(self, tile: int, choices: Sequence[tuple[int, int]]) -> int:
