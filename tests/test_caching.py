@@ -4,13 +4,16 @@ load with an ETag of their content (cheap 304s), API answers are never stored.""
 from __future__ import annotations
 
 import hashlib
+import mimetypes
 import os
 
 from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 from starlette.staticfiles import StaticFiles
 
+from gridgames.registry import default_games
 from gridgames.web.caching import Caching
+from gridgames.web.shell import shell_files
 from tests.conftest import make_app
 
 FILES = ["/", "/play/trilobite", "/static/js/shell.js", "/static/css/style.css",
@@ -42,6 +45,23 @@ def test_pages_and_their_files_are_revalidated_and_answered_304_while_unchanged(
             assert head.status_code == 200 and head.content == b"", path
             assert head.headers["etag"] == etag
             assert head.headers["content-length"] == str(len(first.content))
+
+
+def test_every_file_of_the_shell_is_answered_as_it_is_on_disk(tmp_path):
+    """The shell's files are read when the server starts and answered from memory: each is
+    the file's bytes with its type, and any other name (one that leads out of the folder
+    included) is a 404 that says so."""
+    with TestClient(make_app(tmp_path / "games.db")) as client:
+        for url, path in shell_files(default_games()).items():
+            answer = client.get(url)
+            assert answer.status_code == 200 and answer.content == path.read_bytes(), url
+            wanted = mimetypes.guess_type(url)[0] or "text/plain"
+            assert answer.headers["content-type"].split(";")[0] == wanted, url
+        for url in ["/static/nope.js", "/static/js/", "/static/../pyproject.toml",
+                    "/static/%2e%2e/pyproject.toml", "/static/js/..%2f..%2fapp.py",
+                    "/games/trilobite/nope.js", "/games/trilobite/..%2fgame.js"]:
+            answer = client.get(url)
+            assert answer.status_code == 404 and answer.json()["error"], url
 
 
 def test_api_answers_are_never_stored(tmp_path):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-import re
+import mimetypes
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -29,7 +29,6 @@ from gridgames.compute.pool import ComputePool
 from gridgames.compute.service import RemoteCompute
 from gridgames.compute.warm import warm_game
 from gridgames.core.errors import BadInput, UnknownName
-from gridgames.core.game import Game
 from gridgames.core.stats import Histograms
 from gridgames.daily import find_daily, parse_day, today
 from gridgames.registry import Games, default_games
@@ -57,7 +56,7 @@ from gridgames.web.online_api import LIVE_PATH, Online, live_endpoint, online_ro
 from gridgames.web.protocols import GATE_KEY, STATE_KEY, UpgradeGate
 from gridgames.web.rooms import Rooms
 from gridgames.web.security import Security
-from gridgames.web.shell import SHELL_HEADER, STATIC, Shell, renderer_path
+from gridgames.web.shell import SHELL_HEADER, Shell
 
 # Swagger UI (5.x, which reads OpenAPI 3.1) as the fastapi-offline package ships it.
 SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
@@ -65,7 +64,6 @@ MAX_BODY = 64 * 1024
 CLEANUP_EVERY = 3600.0  # seconds between two sweeps of idle games
 FLAG_EVERY = 0.5  # seconds between two looks for games due: an AI's move, out of time
 READY_SECONDS = 1.0  # /readyz answers within this, ready or not
-MODULE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # a renderer's other scripts
 log = logging.getLogger("gridgames")
 
 
@@ -249,20 +247,29 @@ def _pages(app: FastAPI, games: Games) -> None:
     shell = Shell(games)
     mark = {SHELL_HEADER: shell.version}  # the service worker compares it with its own
 
+    def shell_file(url: str, headers: dict[str, str] | None = None) -> Response:
+        """A file of the shell, from memory (Shell.bodies); NotFound when there is none.
+        The routes that answer with one are coroutines: nothing in them waits."""
+        body = shell.bodies.get(url)
+        if body is None:
+            raise NotFound(f"there is no file {url[:80]!r}")
+        return Response(body, media_type=mimetypes.guess_type(url)[0] or "text/plain",
+                        headers=headers)
+
     @app.get("/", include_in_schema=False)
-    def home() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers=mark)
+    async def home() -> Response:
+        return shell_file("/static/index.html", mark)
 
     @app.get("/play/{name}", include_in_schema=False, response_model=None)
-    def game_page(name: str) -> FileResponse | HTMLResponse:
+    async def game_page(name: str) -> Response:
         if name not in games:
             return HTMLResponse(
                 f"<!doctype html><title>Unknown game</title><p>There is no game called "
                 f"{html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
                 status_code=404)
-        return FileResponse(STATIC / "game.html", headers=mark)
+        return shell_file("/static/game.html", mark)
 
-    def daily(day: str, name: str, level: str | None) -> FileResponse | HTMLResponse:
+    def daily(day: str, name: str, level: str | None) -> Response:
         """A daily puzzle's page: the game page, which asks the API for the day's start."""
         try:
             find_daily(parse_day(day), name, level)
@@ -274,18 +281,18 @@ def _pages(app: FastAPI, games: Games) -> None:
                 f"<!doctype html><title>No such daily puzzle</title><p>{html.escape(str(err))}"
                 f". <a href='/'>See today's ({today().isoformat()}) on the home page</a>.</p>",
                 status_code=status)
-        return FileResponse(STATIC / "game.html", headers=mark)
+        return shell_file("/static/game.html", mark)
 
     @app.get("/daily/{day}/{name}", include_in_schema=False, response_model=None)
-    def daily_page(day: str, name: str) -> FileResponse | HTMLResponse:
+    def daily_page(day: str, name: str) -> Response:
         return daily(day, name, None)
 
     @app.get("/daily/{day}/{name}/{level}", include_in_schema=False, response_model=None)
-    def daily_level_page(day: str, name: str, level: str) -> FileResponse | HTMLResponse:
+    def daily_level_page(day: str, name: str, level: str) -> Response:
         return daily(day, name, level)
 
     @app.get("/play/{name}/edit", include_in_schema=False, response_model=None)
-    def editor_page(name: str) -> FileResponse | HTMLResponse:
+    def editor_page(name: str) -> Response:
         """The level editor of a game whose levels offer one: a page of its own, which loads
         the game's editor module (`<renderer>-edit.js`) beside its renderer."""
         game = games.get(name)
@@ -294,57 +301,56 @@ def _pages(app: FastAPI, games: Games) -> None:
                 f"<!doctype html><title>No level editor</title><p>There is no level editor "
                 f"for {html.escape(name[:40])!r}. <a href='/'>See the games</a>.</p>",
                 status_code=404)
-        return FileResponse(STATIC / "edit.html", headers=mark)
+        return shell_file("/static/edit.html", mark)
 
     @app.get("/favicon.ico", include_in_schema=False)
-    def favicon() -> FileResponse:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+    async def favicon() -> Response:
+        return shell_file("/static/favicon.svg")
 
     @app.get("/manifest.webmanifest", include_in_schema=False)
-    def manifest() -> FileResponse:
-        return FileResponse(STATIC / "manifest.webmanifest",
-                            media_type="application/manifest+json")
+    async def manifest() -> Response:
+        return shell_file("/static/manifest.webmanifest")
 
     @app.get("/sw.js", include_in_schema=False)
     def service_worker() -> Response:
         """At the root, so that the worker's scope is every page."""
         return Response(shell.worker, media_type="text/javascript")
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    @app.get("/static/{path:path}", include_in_schema=False)
+    async def static(path: str) -> Response:
+        return shell_file(f"/static/{path}")
+
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
-    def docs() -> FileResponse:
+    async def docs() -> Response:
         """The API's documentation, working with no internet: Swagger UI comes from the
         fastapi-offline package and is served here."""
-        return FileResponse(STATIC / "docs.html")
+        return shell_file("/static/docs.html")
 
     @app.get("/games/{name}/renderer.js", include_in_schema=False)
-    def renderer(name: str) -> FileResponse:
+    async def renderer(name: str) -> Response:
         """A game's renderer module: package data beside the game's module, so that a plugin
         carries its own (docs/adding-a-game.md)."""
-        return FileResponse(renderer_path(games.get_game(name)),
-                            media_type="text/javascript")
+        games.get_game(name)  # UnknownName for a game not here
+        return shell_file(f"/games/{name}/renderer.js")
 
     @app.get("/games/{name}/{module}.js", include_in_schema=False)
-    def renderer_module(name: str, module: str) -> FileResponse:
-        return FileResponse(_module_path(games.get_game(name), module),
-                            media_type="text/javascript")
+    async def renderer_module(name: str, module: str) -> Response:
+        """Another ES module of the game's renderer (`<module>.js` beside it), which the
+        renderer imports by a relative path."""
+        game = games.get_game(name)
+        url = f"/games/{name}/{module}.js"
+        if url not in shell.bodies:
+            raise NotFound(f"{game.title} has no script {module[:40]!r}")
+        return shell_file(url)
 
     @app.get("/games/{name}/renderer.css", include_in_schema=False, response_model=None)
-    def renderer_css(name: str) -> FileResponse | Response:
+    async def renderer_css(name: str) -> Response:
         """The renderer's stylesheet, `<name>.css` beside its module; an empty one for a game
         that has none, so that the page links every game's alike."""
-        path = renderer_path(games.get_game(name)).with_suffix(".css")
-        if not path.is_file():
+        games.get_game(name)
+        url = f"/games/{name}/renderer.css"
+        if url not in shell.bodies:
             return Response(b"", media_type="text/css")
-        return FileResponse(path, media_type="text/css")
-
-
-def _module_path(game: Game, module: str) -> Path:
-    """Another ES module of the game's renderer (`<module>.js` beside it), which the renderer
-    imports by a relative path; NotFound for any other name."""
-    path = renderer_path(game).with_name(f"{module}.js")
-    if not MODULE_NAME.fullmatch(module) or not path.is_file():
-        raise NotFound(f"{game.title} has no script {module[:40]!r}")
-    return path
+        return shell_file(url)

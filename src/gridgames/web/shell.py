@@ -48,9 +48,12 @@ class Shell:
 
     def __init__(self, games: Games) -> None:
         self.files = shell_files(games)
+        # The files' contents, read once: the version is made of them, so the server answers
+        # with these (a page's 35-40 files from memory, with no disk read or thread each).
+        self.bodies = {url: path.read_bytes() for url, path in self.files.items()}
         digest = hashlib.sha256()
-        for url, path in self.files.items():
-            digest.update(url.encode() + b"\0" + path.read_bytes() + b"\0")
+        for url, body in self.bodies.items():
+            digest.update(url.encode() + b"\0" + body + b"\0")
         # A game without a stylesheet gets an empty one: it is in the shell too.
         urls = list(self.files) + [f"/games/{name}/renderer.css" for name in games
                                    if f"/games/{name}/renderer.css" not in self.files]
