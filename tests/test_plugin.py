@@ -206,8 +206,8 @@ def plugin_server(plugin_python):
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
-        try:
-            urllib.request.urlopen(url + "/api/v1/games", timeout=2)
+        try:  # ready: its compute workers have loaded every game's machine play (the hint's)
+            urllib.request.urlopen(url + "/readyz", timeout=2)
             break
         except OSError:
             if time.monotonic() > deadline or server.poll() is not None:
