@@ -243,3 +243,23 @@ def test_thinking_can_be_cancelled(page, patient_server_url):
     expect(page.locator("[data-stone]")).to_have_count(0)
     page.keyboard.press("4")  # the game goes on
     expect(page.locator("[data-stone]")).to_have_count(1)
+
+
+def test_home_previews_move_unless_reduced_motion_is_asked_for(browser, server_url):
+    """The previews play their short games on a loop; with reduced motion each shows its
+    game's end and stays still."""
+    pictures = {}
+    for motion in ("no-preference", "reduce"):
+        context = browser.new_context(reduced_motion=motion)
+        page = context.new_page()
+        page.goto(server_url)
+        preview = page.locator('.card[data-game="tictactoe"] .preview')
+        expect(preview.locator("svg")).to_be_visible()
+        seen = {preview.inner_html()}
+        for _ in range(5):
+            page.wait_for_timeout(500)
+            seen.add(preview.inner_html())
+        pictures[motion] = seen
+        context.close()
+    assert len(pictures["no-preference"]) > 1
+    assert len(pictures["reduce"]) == 1

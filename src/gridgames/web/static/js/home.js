@@ -9,6 +9,9 @@ import { dailyResult, dailyStreak } from "./daily.js";
 import { mountLobby } from "./lobby.js";
 
 const STEP_MS = 900;
+// A player who asks for less motion sees each preview's final position, still; a hidden
+// page draws nothing (a phone's battery).
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 async function start() {
   initTheme(document.getElementById("theme"));
@@ -50,12 +53,14 @@ async function animatePreview(container, name) {
   }
   let frame = 0;
   const draw = () => {
+    if (STILL.matches) frame = views.length - 1;
     const view = views[Math.min(frame, views.length - 1)];
     renderer.drawPreview(container, view);
     frame = (frame + 1) % (views.length + 3);  // rest on the final position for a while
   };
   draw();
-  setInterval(draw, STEP_MS);
+  setInterval(() => { if (!document.hidden && !STILL.matches) draw(); }, STEP_MS);
+  STILL.addEventListener("change", draw);
 }
 
 // The daily puzzles of today (the server's date, UTC) or of the day chosen, each marked
