@@ -411,17 +411,3 @@ def test_a_worker_sets_numpys_page_choice_before_numpy_is_imported():
                            check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
                                sys.path)})
     assert found.stdout.strip() == "False"
-
-
-def test_a_worker_started_on_demand_loads_a_game_with_its_first_job():
-    """A worker started before anyone asks loads every game's compiled searches at once; one
-    started by a job (--compute-on-demand) loads each game's with its first job of it, so
-    that the job that started it waits for its own game's only."""
-    from gridgames.compute.jobs import Worker
-
-    assert Worker((), None, 0, warm=True)._loaded == set(GAMES)
-    worker = Worker((), None, 0, warm=False)
-    assert worker._loaded == set()
-    state = Session.new("tictactoe", "", "compute-test", GAMES).state
-    move = worker.run(Job("ai", "tictactoe", state, Budget(seconds=2), level="perfect"))
-    assert move.proven and worker._loaded == {"tictactoe"}

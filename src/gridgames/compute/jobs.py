@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridgames.core.errors import BadInput
-from gridgames.core.game import Game
 from gridgames.core.result import Budget, Result
 from gridgames.core.rng import Rng
 
@@ -76,35 +75,21 @@ def lower_priority(nice: int) -> None:
 class Worker:
     """The compute side of one worker process (created in the process itself)."""
 
-    def __init__(self, levels: tuple[str, ...], memory_mb: int | None, nice: int,
-                 warm: bool = True) -> None:
+    def __init__(self, levels: tuple[str, ...], memory_mb: int | None, nice: int) -> None:
         small_pages()
         if nice:
             lower_priority(nice)
         if memory_mb:  # a job that needs more fails alone (MemoryError), the server lives on
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        from gridgames.compute.warm import warm_games
         from gridgames.registry import default_games
 
         self.games, _ = default_games().with_level_files(levels)
-        # The games whose compiled kernels are loaded (or compiled): every game now, when the
-        # worker starts before anyone asks (`warm`); else each with its first job, before the
-        # job's time starts, so that a worker started by one game's job waits for that game's.
-        self._loaded: set[str] = set()
-        if warm:
-            for game in self.games.values():
-                self._load(game)
-
-    def _load(self, game: Game) -> None:
-        from gridgames.compute.warm import warm_game
-
-        if game.name not in self._loaded:
-            warm_game(game)
-            self._loaded.add(game.name)
+        warm_games(self.games.values())  # compiled kernels load (or compile) now, not in a job
 
     def run(self, job: Job) -> Any:
         game = self.games.get_game(job.game)
-        self._load(game)
         if job.work == "new_desc":
             return game.new_desc(game.parse_params(job.params), Rng(job.seed))
         if job.work == "daily":  # a daily puzzle's start that takes seconds to make

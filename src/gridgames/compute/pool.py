@@ -72,11 +72,10 @@ class _Task:
     started_at: float | None = None  # taken by a worker
 
 
-def _serve(conn: Connection, levels: tuple[str, ...], memory_mb: int | None,
-           warm: bool) -> None:
+def _serve(conn: Connection, levels: tuple[str, ...], memory_mb: int | None) -> None:
     """A worker process: run jobs until the pool closes the pipe."""
     try:
-        worker = Worker(levels, memory_mb, NICE, warm)
+        worker = Worker(levels, memory_mb, NICE)
     except Exception as err:  # reported to the first job
         conn.send(("error", f"the compute worker could not start: {err}"))
         return
@@ -230,8 +229,7 @@ class ComputePool:
     def _start_process(self) -> tuple[Any, Connection]:
         mine, theirs = self._context.Pipe()
         process = self._context.Process(target=_serve, args=(theirs, self.levels,
-                                                              self.memory_mb, self._warm),
-                                        daemon=True)
+                                                              self.memory_mb), daemon=True)
         process.start()
         theirs.close()
         with self._lock:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
 from gridgames.core.game import Game
@@ -30,12 +31,16 @@ def warm_game(game: Game, searches: bool = True) -> None:
         log.exception("%s: its compiled code did not load", game.name)
 
 
+def warm_games(games: Iterable[Game]) -> None:
+    """What a compute worker loads as it starts (compute/jobs.py)."""
+    for game in games:
+        warm_game(game)
+
+
 def play_kernels() -> None:
-    """Every game's kernels, as a compute worker loads them (compute/jobs.py)."""
     from gridgames.registry import default_games
 
-    for game in default_games().values():
-        warm_game(game)
+    warm_games(default_games().values())
 
 
 def polar_command_kernels() -> None:

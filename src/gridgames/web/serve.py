@@ -60,9 +60,8 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
                    f"--memory-mb allows: here at most {default_compute_workers()})")
     p.add_argument("--compute-on-demand", action="store_true",
                    help="start the compute workers with the first piece of machine play, "
-                   "not with the server, and load each game's searches with its first "
-                   "job: less memory and CPU while nobody asks for any, and the first AI "
-                   "move or hint waits for them to load")
+                   "not with the server: less memory and CPU while nobody asks for any, "
+                   "and the first AI move or hint waits for them to load")
     _option(p, "--memory-mb", 4096, "memory of the server and its compute workers together: "
             f"each server process keeps {SERVER_BASE_MB} MB and a cache of games (a quarter, "
             "at most 256 MB), the compute workers share the rest",
