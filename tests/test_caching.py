@@ -4,7 +4,6 @@ load with an ETag of their content (cheap 304s), API answers are never stored.""
 from __future__ import annotations
 
 import hashlib
-import mimetypes
 import os
 
 from fastapi.testclient import TestClient
@@ -47,6 +46,10 @@ def test_pages_and_their_files_are_revalidated_and_answered_304_while_unchanged(
             assert head.headers["content-length"] == str(len(first.content))
 
 
+TYPES = {"js": "text/javascript", "css": "text/css", "html": "text/html", "svg": "image/svg+xml",
+         "png": "image/png", "webmanifest": "application/manifest+json"}
+
+
 def test_every_file_of_the_shell_is_answered_as_it_is_on_disk(tmp_path):
     """The shell's files are read when the server starts and answered from memory: each is
     the file's bytes with its type, and any other name (one that leads out of the folder
@@ -55,8 +58,10 @@ def test_every_file_of_the_shell_is_answered_as_it_is_on_disk(tmp_path):
         for url, path in shell_files(default_games()).items():
             answer = client.get(url)
             assert answer.status_code == 200 and answer.content == path.read_bytes(), url
-            wanted = mimetypes.guess_type(url)[0] or "text/plain"
+            wanted = TYPES[url.rsplit(".", 1)[1]]
             assert answer.headers["content-type"].split(";")[0] == wanted, url
+        polar = client.get("/games/polar/polar.js")  # the renderer under its own name too
+        assert polar.content == client.get("/games/polar/renderer.js").content
         for url in ["/static/nope.js", "/static/js/", "/static/../pyproject.toml",
                     "/static/%2e%2e/pyproject.toml", "/static/js/..%2f..%2fapp.py",
                     "/games/trilobite/nope.js", "/games/trilobite/..%2fgame.js"]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from gridgames.core.stats import Histograms
 from gridgames.web.online_api import LIVE_PATH, LIVE_ROUTE
+from gridgames.web.shell import STATIC_ROUTE
 
 log = logging.getLogger("gridgames")
 _TOKEN = re.compile(r"/links/[^/]+")
@@ -77,6 +78,8 @@ def route_of(scope: dict) -> str:
     not grow with every game; files under a mount by the mount."""
     route = scope.get("route")
     path = getattr(route, "path", None)
+    if path == STATIC_ROUTE:
+        return "/static/*"
     if path:
         return path
     if LIVE_PATH.fullmatch(scope.get("path", "")):

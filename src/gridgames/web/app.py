@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-import mimetypes
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -56,7 +55,7 @@ from gridgames.web.online_api import LIVE_PATH, Online, live_endpoint, online_ro
 from gridgames.web.protocols import GATE_KEY, STATE_KEY, UpgradeGate
 from gridgames.web.rooms import Rooms
 from gridgames.web.security import Security
-from gridgames.web.shell import SHELL_HEADER, Shell
+from gridgames.web.shell import SHELL_HEADER, STATIC_ROUTE, Shell, media_type
 
 # Swagger UI (5.x, which reads OpenAPI 3.1) as the fastapi-offline package ships it.
 SWAGGER_UI = Path(str(resources.files("fastapi_offline") / "static"))
@@ -253,8 +252,7 @@ def _pages(app: FastAPI, games: Games) -> None:
         body = shell.bodies.get(url)
         if body is None:
             raise NotFound(f"there is no file {url[:80]!r}")
-        return Response(body, media_type=mimetypes.guess_type(url)[0] or "text/plain",
-                        headers=headers)
+        return Response(body, media_type=media_type(url), headers=headers)
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
@@ -316,7 +314,7 @@ def _pages(app: FastAPI, games: Games) -> None:
         """At the root, so that the worker's scope is every page."""
         return Response(shell.worker, media_type="text/javascript")
 
-    @app.get("/static/{path:path}", include_in_schema=False)
+    @app.get(STATIC_ROUTE, include_in_schema=False)
     async def static(path: str) -> Response:
         return shell_file(f"/static/{path}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -19,6 +20,14 @@ WORKER = STATIC / "js" / "sw.js"
 SHELL_HEADER = "X-Gridgames-Shell"  # the version of the shell a page belongs to
 # The lines of sw.js the server fills in when it serves it.
 VERSION_LINE, FILES_LINE = 'const VERSION = "dev";', "const SHELL = [];"
+STATIC_ROUTE = "/static/{path:path}"  # the files of static/ (metrics count them as one route)
+# A renderer's other scripts: `<module>.js` beside it, with a name of this form.
+MODULE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+# Each file's Content-Type by its suffix, fixed here rather than read from the system's
+# tables (on some systems .js is text/plain there, and a browser then refuses the module).
+MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
+               ".svg": "image/svg+xml", ".png": "image/png", ".json": "application/json",
+               ".webmanifest": "application/manifest+json", ".txt": "text/plain"}
 
 
 def renderer_path(game: Game) -> Path:
@@ -38,9 +47,14 @@ def shell_files(games: Games) -> dict[str, Path]:
         if renderer.with_suffix(".css").is_file():
             files[f"/games/{name}/renderer.css"] = renderer.with_suffix(".css")
         for module in sorted(renderer.parent.glob("*.js")):
-            if module != renderer:
+            if MODULE_NAME.fullmatch(module.stem):  # the renderer too, under its own name
                 files[f"/games/{name}/{module.name}"] = module
     return files
+
+
+def media_type(url: str) -> str:
+    """The Content-Type a shell file is sent with."""
+    return MEDIA_TYPES.get(Path(url).suffix, "application/octet-stream")
 
 
 class Shell:
