@@ -60,9 +60,17 @@ def test_metrics_say_what_the_server_did(tmp_path):
         assert server.call("POST", f"/api/v1/sessions/{sid}/move", {"move": "X"})[0] == 409
         ttt = server.call("POST", "/api/v1/sessions", {"game": "tictactoe"})[1]["session"]
         assert server.call("POST", f"/api/v1/sessions/{ttt}/ai")[0] == 200  # a machine move
+        for path in ("/play/polar", "/static/js/boot.js", "/static/css/style.css"):
+            with urllib.request.urlopen(server.base + path, timeout=30) as page:
+                assert page.status == 200
         status, text = scrape(server)
         assert status == 200
         samples = parse(text)
+        # Pages and files are counted by their route too (the files of static/ as one)
+        assert value(samples, "gridgames_requests_seconds_count", method="GET",
+                     route="/play/{name}", status="200") == 1
+        assert value(samples, "gridgames_requests_seconds_count", method="GET",
+                     route="/static/*", status="200") == 2
         move = {"method": "POST", "route": "/api/v1/sessions/{session_id}/move"}
         assert value(samples, "gridgames_requests_seconds_count", **move, status="200") == 5
         assert value(samples, "gridgames_requests_seconds_count", **move, status="409") == 1

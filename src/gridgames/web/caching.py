@@ -49,6 +49,8 @@ class Caching:
                 chunks.append(message.get("body", b""))
 
         await self.app(inner, receive, keep)
+        if "route" in inner:  # the route the router found, for the access log's counts
+            scope["route"] = inner["route"]
         if not start:
             return
         body = b"".join(chunks)
