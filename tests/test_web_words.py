@@ -43,7 +43,8 @@ def test_tictactoe_keeps_its_words_and_shows_its_cells_names(desktop, server_url
     expect(page.locator("[data-stone]")).to_have_count(2, timeout=20000)
     expect(page.locator("#status-text")).to_have_text("It's X's turn")
     expect(page.locator("#ai-note")).to_have_text(
-        re.compile(r"^AI \(easy\) played [a-c][1-3]: looked two moves ahead$"))
+        # a busy machine may take 0.1 s or more, which the note then shows
+        re.compile(r"^AI \(easy\) played [a-c][1-3]: looked two moves ahead( \(\d+\.\d s\))?$"))
     expect(page.locator("#ai-note")).not_to_contain_text("best found")
     screenshot(page, "words-tictactoe-1440x900")
 
