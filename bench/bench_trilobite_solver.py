@@ -16,10 +16,14 @@ is kept here. Each set runs whole in one process of each solver, and both time t
 span: the solve of one position, table reset before it. The two take turns on a set, a
 block of at most 50 positions or about 50 ms of our work at a time, so that other work on
 the machine weighs on both alike even on the sets that take a few milliseconds in all (a
-switch leaves the caches to the other: once in 50 positions or more, which does not show).
+switch leaves the caches to the other). Both run on one CPU (the bench's last allowed one;
+--any-cpu lets the system place them): where the two may land on different cores, a short
+solve finds the caches warm or cold as the system happened to place it, and Test_L3_R1's
+ratio wandered 0.82-1.24 over six runs; on one CPU each turn starts with what the other
+left, and five runs agree within 0.05.
 
 Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-hard N]
-  [--random N] [--seed S] [--reference PATH]
+  [--random N] [--seed S] [--reference PATH] [--any-cpu]
   --limit N: first N positions of each set (default all 1000);
   --limit-hard N: of Test_L1_R3, whose positions take seconds each (default 20; the
     comparison in docs/machine-play.md uses 50; 0 = all);
@@ -33,6 +37,7 @@ Usage: python bench/bench_trilobite_solver.py [--sets A,B] [--limit N] [--limit-
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -62,7 +67,10 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference", metavar="PATH", default=None)
+    parser.add_argument("--any-cpu", action="store_true")
     args = parser.parse_args()
+    if not args.any_cpu and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # the reference inherits it
     if args.reference and not Path(args.reference).is_file():
         parser.error(f"--reference: no such file {args.reference}")
 

@@ -52,38 +52,46 @@ def test_weak_scores_are_signs(fast):
         assert fast.solve(current, mask, count, weak=True) == expected
 
 
-def test_positions_near_the_end_search_the_small_table():
+def test_each_position_searches_the_table_of_its_number_of_empty_cells():
     solver = FastSolver(7, 6, 4, memory_mb=16)
-    near, far = lines("Test_L3_R1", 1, 1)[0], lines("Test_L1_R1", 1, 1)[0]
-    for (text, score), used, unused in [(near, solver._small, solver._large),
-                                        (far, solver._large, solver._small)]:
+    assert [most for most, _ in solver._tiers] == [most for most, _ in fastsolver.SMALL_TIERS]
+    rows = [row for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
+            for row in lines(name, 100)]
+    searched = set()  # the regions that searched (a win in one takes no search)
+    for text, score in rows:
         current, mask, moves = parse_moves(solver.g, text)
-        assert (solver.g.cells - moves <= fastsolver.SMALL_EMPTY) == (used is solver._small)
-        solver.reset()
+        empty = solver.g.cells - moves
+        used = next((region for most, region in solver._tiers if empty <= most), solver._large)
+        before = [int(region.work[fastsolver.NODES]) for region in solver._regions]
         assert solver.solve(current, mask, moves) == int(score)
-        assert used.table.any() and int(used.work[fastsolver.NODES]) == solver.nodes > 0
-        assert int(unused.work[fastsolver.NODES]) == 0
-    assert solver.memory_bytes == (16 + 2) * 1024 * 1024
-    # Pinned to the table of a position one stone before the small table's: its children
+        grown = [region for region, nodes in zip(solver._regions, before, strict=True)
+                 if int(region.work[fastsolver.NODES]) > nodes]
+        assert grown in ([], [used]), text
+        searched.update(id(region) for region in grown)
+    assert searched == {id(region) for region in solver._regions}  # every table searched
+    assert solver.memory_bytes == 16 * 1024 * 1024 + sum(
+        8 << bits for _, bits in fastsolver.SMALL_TIERS)
+    # Pinned to the table of a position one stone before the 32-cell tier's: its children
     # (one stone on) search the large table too.
     before = int(solver._large.work[fastsolver.NODES])
     child = lines("Test_L2_R1", 1, 1)[0][0]
     current, mask, moves = parse_moves(solver.g, child)
-    with solver.one_table(solver.g.cells - fastsolver.SMALL_EMPTY - 1):
+    with solver.one_table(solver.g.cells - fastsolver.SMALL_TIERS[-1][0] - 1):
         solver.solve(current, mask, moves)
     assert int(solver._large.work[fastsolver.NODES]) > before
 
 
 def test_a_board_of_few_cells_has_one_table_of_the_whole_budget():
     solver = FastSolver(5, 4, 4, memory_mb=16)
-    assert solver._small is solver._large and solver.memory_bytes == 16 * 1024 * 1024
+    assert solver._regions == [solver._large] and solver.memory_bytes == 16 * 1024 * 1024
 
 
-def test_python_reference_agrees_with_the_compiled_kernel(fast, monkeypatch):
+def test_python_reference_agrees_with_the_compiled_kernel(monkeypatch):
     """The same search node for node: the kernel mirrors the reference. In the large table
-    only: in the 2 MB one of the positions near the end (SMALL_EMPTY) two of a search's
+    only: in the small ones of the positions near the end (SMALL_TIERS) two of a search's
     positions sometimes share a slot, where the reference's table (a dict) keeps both."""
-    monkeypatch.setattr(fastsolver, "SMALL_EMPTY", -1)
+    monkeypatch.setattr(fastsolver, "SMALL_TIERS", ())
+    fast = FastSolver(7, 6, 4, memory_mb=32)
     python = Solver(7, 6, 4)
     for moves, score in lines("Test_L3_R1", 25) + lines("Test_L2_R1", 50):
         current, mask, count = parse_moves(python.g, moves)

@@ -37,6 +37,7 @@ TAG_SHIFT = VALUE_BITS + MOVE_BITS  # above both: the epoch and the key's low bi
 OFFSET = MAX_SCORE
 EPOCH_BITS_MAX = 20  # reset() is an increment; the table is cleared once in 2**20 resets
 ABORT = -1000  # _solve's answer when the node budget ran out (no score is this low)
+NO_LIMIT = 1 << 62  # a node limit no search reaches
 # Opaque pointers since LLVM 15 changed the intrinsic's name.
 _PREFETCH = "llvm.prefetch.p0" if binding.llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"
 
@@ -291,14 +292,17 @@ SIGNATURE = (types.int64, types.int64, types.int64, types.boolean, types.int64, 
 
 
 # A table slot is a trip to memory, and in a large table nearly every trip misses the caches.
-# Positions with at most SMALL_EMPTY empty cells (all but the first few moves) search a
-# table of 2**SMALL_SLOT_BITS slots (2 MB) of their own, which stays in the caches: on Pons'
-# sets a quarter to a half less time where a search takes up to a million nodes, even where
-# the smaller table costs a third more nodes. The openings' long searches (tens of millions
-# of nodes) need the large one, and so do boards of at most SMALL_EMPTY cells (every search
-# on them is an opening's): they have the large table only.
-SMALL_EMPTY = 32
-SMALL_SLOT_BITS = 18
+# So a search whose root has few empty cells uses a smaller table of its own, which stays in
+# the caches: SMALL_TIERS holds (most empty cells, slot bits), from the fewest cells. With at
+# most 32 empty cells (all but the first few moves) a search has 2**18 slots (2 MB): on
+# Pons' sets a quarter to a half less time where a search takes up to a million nodes, even
+# where the smaller table costs a third more nodes. The searches of a few hundred nodes
+# (at most 22 empty cells: 64 kB; at most 14: 8 kB) find their slots in the caches even when
+# other work passed between two solves and took the caches: that is most of their time
+# (Test_L3_R1 3.1 against 4.7-5.1 us with the 2 MB table alone; nodes the same within 1%). The
+# openings' long searches (tens of millions of nodes) need the large table, and so do boards
+# of at most 32 cells (every search on them is an opening's).
+SMALL_TIERS = ((14, 10), (22, 13), (32, 18))
 
 
 class _Region:
@@ -337,8 +341,8 @@ class _Region:
 
 class FastSolver:
     """Same interface as solver.Solver for solve(); memory_mb bounds the large table (on
-    boards of more than SMALL_EMPTY cells, with at least 8 MB, the 2 MB table of the
-    positions with at most SMALL_EMPTY empty cells comes on top)."""
+    boards of more than 32 cells, with at least 8 MB, the small tables of SMALL_TIERS come
+    on top, 2.1 MB)."""
 
     def __init__(self, width: int = 7, height: int = 6, line: int = 4,
                  memory_mb: float = 64.0) -> None:
@@ -351,12 +355,15 @@ class FastSolver:
         # (More on the largest boards, so that an entry has room for a bit of epoch.)
         slot_bits = min(max(entries.bit_length() - 1, key_bits - (62 - TAG_SHIFT)), key_bits)
         self._large = _Region(geo, slot_bits)
-        self._small = (_Region(geo, SMALL_SLOT_BITS)
-                       if slot_bits > SMALL_SLOT_BITS + 1 and geo.cells > SMALL_EMPTY
-                       else self._large)
+        # (most empty cells, region) from the fewest; the large table takes the rest.
+        tiered = (bool(SMALL_TIERS) and slot_bits > SMALL_TIERS[-1][1] + 1
+                  and geo.cells > SMALL_TIERS[-1][0])
+        self._tiers = [(most, _Region(geo, bits)) for most, bits in SMALL_TIERS] if tiered else []
         self._pinned: _Region | None = None
-        self._regions = [self._large] if self._small is self._large else [self._large,
-                                                                          self._small]
+        self._regions = [self._large] + [region for _, region in self._tiers]
+        # Each position's region by its number of stones (a look-up: short solves feel
+        # every step of a call).
+        self._by_moves = [self._tier(geo.cells - moves) for moves in range(geo.cells + 1)]
         # _solve compiled for the types solve() passes, called without the dispatcher's type
         # matching (over half of the fixed cost of a call, which short solves feel).
         self._run = _solve.compile(SIGNATURE)
@@ -378,17 +385,18 @@ class FastSolver:
     def memory_bytes(self) -> int:
         return sum(region.table.nbytes for region in self._regions)
 
-    def _region(self, moves: int) -> _Region:
-        if self._pinned is not None:
-            return self._pinned
-        return self._small if self.g.cells - moves <= SMALL_EMPTY else self._large
+    def _tier(self, empty: int) -> _Region:
+        for most, region in self._tiers:
+            if empty <= most:
+                return region
+        return self._large
 
     @contextmanager
     def one_table(self, moves: int) -> Iterator[None]:
         """Every search in the block uses the table of a position of `moves` stones, so a
         position's children find what the search of the position stored (not the other
         table, where a child one stone on would otherwise go)."""
-        self._pinned = self._region(moves)
+        self._pinned = self._pinned or self._by_moves[moves]
         try:
             yield
         finally:
@@ -411,7 +419,7 @@ class FastSolver:
               ceiling: int = MAX_SCORE + 1) -> int | None:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough. A narrow window is a cheaper question."""
-        region = self._region(moves)
-        limit = (1 << 62) if budget is None else int(region.work[NODES]) + budget
+        region = self._pinned or self._by_moves[moves]
+        limit = NO_LIMIT if budget is None else int(region.work[NODES]) + budget
         score = self._run(current, mask, moves, weak, limit, floor, ceiling, region.memory)
         return None if score == ABORT else score
