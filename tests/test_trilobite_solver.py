@@ -435,3 +435,32 @@ def test_best_columns_start_from_a_known_position_one_move_back():
     key = (5, 4, 4, position_key(board.current, board.mask, g))
     assert analyzer.proven.get(key) == -score == solver.solve(board.current, board.mask,
                                                                board.moves)
+
+
+def test_the_last_column_standing_is_best_with_no_search_of_its_own():
+    """With the position's score exact and every other column proven short of it, the one
+    column left reaches the score: best_columns says so without a node. Here the others'
+    scores come from `known`, as a book's would."""
+    from gridgames.games.trilobite.analyzer import best_columns, column_scores, make_solver
+    from gridgames.games.trilobite.book import child_positions
+
+    solver = make_solver(5, 4, 4, 16)
+    g = solver.g
+    found = 0
+    for text in ("3", "32", "331", "2344", "12", "5432", "333"):
+        current, mask, moves = parse_moves(g, text)
+        scores = column_scores(solver, current, mask, moves)
+        top = max(s for s in scores if s is not None)
+        if scores.count(top) != 1:
+            continue  # ties: no column is the last one standing
+        best = scores.index(top)
+        known = {(current, mask): top}
+        for col, child, child_mask, _ in child_positions(current, mask, g):
+            if col != best:
+                known[child, child_mask] = -scores[col]
+        solver.reset()
+        assert best_columns(solver, current, mask, moves,
+                            known=lambda c, m, known=known: known.get((c, m))) == (top, [best])
+        assert solver.nodes == 0, text
+        found += 1
+    assert found >= 3
