@@ -57,18 +57,21 @@ def test_each_position_searches_the_table_of_its_number_of_empty_cells():
     assert [most for most, _ in solver._tiers] == [most for most, _ in fastsolver.SMALL_TIERS]
     rows = [row for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
             for row in lines(name, 100)]
+    largest_small = solver._tiers[-1][1]
     searched = set()  # the regions that searched (a win in one takes no search)
     for text, score in rows:
         current, mask, moves = parse_moves(solver.g, text)
         empty = solver.g.cells - moves
-        used = next((region for most, region in solver._tiers if empty <= most), solver._large)
+        # The first moves' short searches (Test_L1_R1's, all under SMALL_FIRST nodes) stay
+        # in the largest small table.
+        used = next((region for most, region in solver._tiers if empty <= most), largest_small)
         before = [int(region.work[fastsolver.NODES]) for region in solver._regions]
         assert solver.solve(current, mask, moves) == int(score)
         grown = [region for region, nodes in zip(solver._regions, before, strict=True)
                  if int(region.work[fastsolver.NODES]) > nodes]
         assert grown in ([], [used]), text
         searched.update(id(region) for region in grown)
-    assert searched == {id(region) for region in solver._regions}  # every table searched
+    assert searched == {id(region) for _, region in solver._tiers}
     assert solver.memory_bytes == 16 * 1024 * 1024 + sum(
         8 << bits for _, bits in fastsolver.SMALL_TIERS)
     # Pinned to the table of a position one stone before the 32-cell tier's: its children
@@ -79,6 +82,36 @@ def test_each_position_searches_the_table_of_its_number_of_empty_cells():
     with solver.one_table(solver.g.cells - fastsolver.SMALL_TIERS[-1][0] - 1):
         solver.solve(current, mask, moves)
     assert int(solver._large.work[fastsolver.NODES]) > before
+
+
+def test_a_long_search_of_the_first_moves_starts_again_in_the_large_table(monkeypatch):
+    """A search with no budget past the 32-cell tier starts in the 2 MB table and, past
+    SMALL_FIRST nodes, starts again in the large one: exact either way, and the nodes of
+    both attempts counted. With a budget (the AI's questions) it searches the large table
+    only."""
+    solver = FastSolver(7, 6, 4, memory_mb=16)
+    small, large = solver._tiers[-1][1], solver._large
+    opening = [(text, score) for text, score in lines("Test_L1_R1", 200)
+               if solver.g.cells - parse_moves(solver.g, text)[2] > fastsolver.SMALL_TIERS[-1][0]]
+    assert opening
+    for first, restarts in ((fastsolver.SMALL_FIRST, False), (20, True)):
+        monkeypatch.setattr(fastsolver, "SMALL_FIRST", first)
+        restarted = 0
+        for text, score in opening[:20]:
+            current, mask, moves = parse_moves(solver.g, text)
+            solver.reset()
+            assert solver.solve(current, mask, moves) == int(score), text
+            nodes = int(small.work[fastsolver.NODES]), int(large.work[fastsolver.NODES])
+            if nodes[0] > first:  # it needed more than its first attempt: lost one node more
+                assert nodes[0] == first + 1 and nodes[1] > 0, (text, nodes)
+                restarted += 1
+            else:
+                assert nodes[1] == 0 and solver.nodes == nodes[0], (text, nodes)
+        assert bool(restarted) == restarts, restarted
+        solver.reset()
+        current, mask, moves = parse_moves(solver.g, opening[0][0])
+        assert solver.solve(current, mask, moves, budget=10 ** 9) == int(opening[0][1])
+        assert int(small.work[fastsolver.NODES]) == 0 and int(large.work[fastsolver.NODES]) > 0
 
 
 def test_a_board_of_few_cells_has_one_table_of_the_whole_budget():
