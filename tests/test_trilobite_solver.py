@@ -102,7 +102,7 @@ def test_a_long_search_of_the_first_moves_starts_again_in_the_large_table(monkey
             solver.reset()
             assert solver.solve(current, mask, moves) == int(score), text
             nodes = int(small.work[fastsolver.NODES]), int(large.work[fastsolver.NODES])
-            if nodes[0] > first:  # it needed more than its first attempt: lost one node more
+            if nodes[0] > first:  # the first attempt ran out (it stops one node past its limit)
                 assert nodes[0] == first + 1 and nodes[1] > 0, (text, nodes)
                 restarted += 1
             else:
