@@ -160,6 +160,18 @@ def test_messages_of_the_wrong_shape_are_refused(client, message):
     assert client.get(f"{API}/links/{x}").json()["moves"] == []
 
 
+def test_a_deeply_nested_message_never_reaches_the_json_parser(monkeypatch):
+    """Refused by counting its brackets: parsed, it would run into the recursion limit,
+    where a garbage collection running at that depth fails too (pytest saw its finalizers'
+    errors, now and then, in the test above)."""
+    from gridgames.web import live
+
+    assert live._parse('{"type": "hello", "version": 3}') == {"type": "hello", "version": 3}
+    monkeypatch.setattr(live.json, "loads", lambda text: pytest.fail("parsed " + text[:10]))
+    for deep in ("[" * 1000, "{" * 9, '{"type": "ping", "x": [[[[[[[[]]]]]]]]}'):
+        assert live._parse(deep) == "a message is a JSON object"
+
+
 @pytest.mark.parametrize("send, code", [
     (lambda page: page.send_text("[" * 5000), 1009),  # over the size a message may have
     (lambda page: page.send_text(json.dumps({"type": "hello", "version": 1,

@@ -32,6 +32,10 @@ from gridgames.web.protocols import ABORT
 
 log = logging.getLogger("gridgames")
 MAX_MESSAGE = 1024  # bytes: a page's messages are tiny
+# Brackets a message may hold: a page's are one flat object. More are refused before the
+# JSON parser sees them: a message nested a thousand deep would run it into Python's
+# recursion limit, where a garbage collection that happens to run in it fails too.
+MAX_BRACKETS = 8
 OUTBOX = 8  # messages waiting for one page before it counts as fallen behind
 PRESENCE_SECONDS = 0.25  # arrivals and departures are written together, this often
 WATCHERS_SECONDS = 5.0  # how often a game's pages may be told a new count of watchers
@@ -531,6 +535,8 @@ async def _close(socket: WebSocket, code: int, seconds: float) -> None:
 
 def _parse(text: str) -> dict[str, Any] | str:
     """A page's message, or why it is refused."""
+    if text.count("[") + text.count("{") > MAX_BRACKETS:
+        return "a message is a JSON object"
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
