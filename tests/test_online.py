@@ -162,8 +162,8 @@ def test_messages_of_the_wrong_shape_are_refused(client, message):
 
 def test_a_deeply_nested_message_never_reaches_the_json_parser(monkeypatch):
     """Refused by counting its brackets: parsed, it would run into the recursion limit,
-    where a garbage collection running at that depth fails too (pytest saw its finalizers'
-    errors, now and then, in the test above)."""
+    where a garbage collection running at that depth fails too (pytest caught its
+    finalizers' errors once, in the test above)."""
     from gridgames.web import live
 
     assert live._parse('{"type": "hello", "version": 3}') == {"type": "hello", "version": 3}
