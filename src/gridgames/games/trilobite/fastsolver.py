@@ -299,9 +299,10 @@ SIGNATURE = (types.int64, types.int64, types.int64, types.boolean, types.int64, 
 # where the smaller table costs a third more nodes. The searches of a few hundred nodes
 # (at most 22 empty cells: 64 kB; at most 14: 8 kB) find their slots in the caches even when
 # other work passed between two solves and took the caches: that is most of their time
-# (Test_L3_R1 3.1 against 4.7-5.1 us with the 2 MB table alone; nodes the same within 1%). The
-# openings' long searches (tens of millions of nodes) need the large table, and so do boards
-# of at most 32 cells (every search on them is an opening's).
+# (Test_L3_R1 3.1 against 4.7-5.1 us with the 2 MB table alone, on the machine with a small
+# L3 cache they were tuned on; nodes the same within 1%). The openings' long searches (tens
+# of millions of nodes) need the large table, and so do boards of at most 32 cells (every
+# search on them is an opening's).
 SMALL_TIERS = ((14, 10), (22, 13), (32, 18))
 # A search of the first moves with no budget of its own starts in the largest small table,
 # and only if it needs more than SMALL_FIRST nodes starts again in the large one: most such
