@@ -50,14 +50,18 @@ def _popcount(typingctx, x):
     return x(x), codegen
 
 
+def _item_pointer(context, builder, array_type, args):
+    """The address of args[0][args[1]], the index taken as it is (never negative here)."""
+    struct = context.make_array(array_type)(context, builder, args[0])
+    return cgutils.get_item_pointer(context, builder, array_type, struct, [args[1]],
+                                    wraparound=False)
+
+
 @intrinsic
 def _prefetch(typingctx, array, index):
     """Ask the cache for array[index] ahead of its use: a hint, with no effect on results."""
     def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        struct = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, array_type, struct, [args[1]],
-                                           wraparound=False)
+        pointer = _item_pointer(context, builder, signature.args[0], args)
         byte_pointer = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         function = cgutils.get_or_insert_function(
@@ -67,6 +71,26 @@ def _prefetch(typingctx, array, index):
         builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
     return types.void(array, index), codegen
+
+
+@intrinsic
+def _load(typingctx, array, index):
+    """array[index], for an index known not to be negative: no wrap-around test (numba
+    tests every signed index for a negative one, a few instructions on every access)."""
+    def codegen(context, builder, signature, args):
+        return builder.load(_item_pointer(context, builder, signature.args[0], args))
+    return array.dtype(array, index), codegen
+
+
+@intrinsic
+def _store(typingctx, array, index, value):
+    """array[index] = value, for an index known not to be negative (see _load)."""
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        value = context.cast(builder, args[2], signature.args[2], array_type.dtype)
+        builder.store(value, _item_pointer(context, builder, array_type, args))
+        return context.get_dummy_value()
+    return types.void(array, index, value), codegen
 
 
 @njit(cache=True, inline="always")
@@ -119,7 +143,8 @@ def _winning(stones, mask, line, h1, board):
 def _negamax(current, mask, moves, alpha, beta, budget, work, table):
     """Negamax with alpha-beta over an explicit stack of frames, node for node the recursive
     search of solver.Solver.negamax: forced and losing moves first, bounds from the position
-    and the table, then the moves ordered by the threats they make. ABORT past `budget`."""
+    and the table, then the moves ordered by the threats they make. ABORT past `budget`.
+    Every index into the frames and the table is non-negative: _load and _store."""
     width, cells, line, h1 = work[WIDTH], work[CELLS], work[LINE], work[H1]
     bottom, board = work[BOTTOM], work[BOARD]
     keymask, lowbits, lowmask, tag = work[KEYMASK], work[LOWBITS], work[LOWMASK], work[TAG]
@@ -134,12 +159,9 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
     mode = ENTER
     while True:
         if mode == ENTER:  # a new node: current, mask, moves, alpha, beta
-            hashed = ((current + mask) * MULT) & keymask
-            slot = hashed >> lowbits
-            entry = table[slot]  # loaded first: its trip to memory overlaps the work below
             nodes += 1
             if nodes > budget:
-                work[NODES] = nodes
+                _store(work, NODES, nodes)
                 return ABORT
             mode = RETURN
             possible = (mask + bottom) & board
@@ -160,18 +182,17 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
             if moves >= cells - 2:
                 result = 0
                 continue
-            rest = nxt  # one bit per playable column
-            while rest:
-                move = rest & -rest
-                rest ^= move
-                child = ((current ^ mask) + (mask | move)) * MULT
-                _prefetch(table, (child & keymask) >> lowbits)
             low = -((cells - 2 - moves) // 2)
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     result = alpha
                     continue
+            hashed = ((current + mask) * MULT) & keymask
+            slot = hashed >> lowbits
+            # Read only past the cheap cut-offs above (a third to a half of all nodes on
+            # Pons' sets): a read they do not need is a trip to memory when the table is cold.
+            entry = _load(table, slot)
             high = (cells - 1 - moves) // 2
             check = (tag | (hashed & lowmask)) << TAG_SHIFT
             hint = 0
@@ -191,13 +212,21 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 if alpha >= beta:
                     result = beta
                     continue
+            # The children's slots are asked for only now that the node will search them
+            # (not for the cut-offs above): their trips to memory overlap the ordering.
+            rest = nxt  # one bit per playable column
+            while rest:
+                move = rest & -rest
+                rest ^= move
+                child = ((current ^ mask) + (mask | move)) * MULT
+                _prefetch(table, (child & keymask) >> lowbits)
             at = frames + moves * row
             count = 0
             single = (nxt & (nxt - 1)) == 0  # one move: nothing to order
             for j in range(width):  # centre first; insertion sort keeps that order on ties
-                move = nxt & work[MASKS + j]
+                move = nxt & _load(work, MASKS + j)
                 if move:
-                    work[at + F_MOVES + j] = move
+                    _store(work, at + F_MOVES + j, move)
                     key = 63 - j  # the threats made, then the column: all keys differ
                     made_here = -1
                     if not single:
@@ -205,54 +234,56 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                         key += 64 * _popcount(made_here)
                         if j + 1 == hint:  # it cut off here before
                             key += 64 * HINTED
-                    work[at + made + j] = made_here
+                    _store(work, at + made + j, made_here)
                     pos = at + order + count
-                    while pos > at + order and work[pos - 1] < key:
-                        work[pos] = work[pos - 1]
+                    while pos > at + order and _load(work, pos - 1) < key:
+                        _store(work, pos, _load(work, pos - 1))
                         pos -= 1
-                    work[pos] = key
+                    _store(work, pos, key)
                     count += 1
-            work[at + F_CUR] = current
-            work[at + F_MASK] = mask
-            work[at + F_ALPHA] = alpha
-            work[at + F_BETA] = beta
-            work[at + F_SLOT] = slot
-            work[at + F_CHECK] = check
-            work[at + F_COUNT] = count
-            work[at + F_NEXT] = 0
+            _store(work, at + F_CUR, current)
+            _store(work, at + F_MASK, mask)
+            _store(work, at + F_ALPHA, alpha)
+            _store(work, at + F_BETA, beta)
+            _store(work, at + F_SLOT, slot)
+            _store(work, at + F_CHECK, check)
+            _store(work, at + F_COUNT, count)
+            _store(work, at + F_NEXT, 0)
             mode = NEXT_CHILD
         elif mode == NEXT_CHILD:  # search the frame's next move, or store its bound
             at = frames + moves * row
-            i = work[at + F_NEXT]
-            if i < work[at + F_COUNT]:
-                work[at + F_NEXT] = i + 1
-                column = 63 - (work[at + order + i] & 63)
-                parent_mask = work[at + F_MASK]
-                current = work[at + F_CUR] ^ parent_mask
-                mask = parent_mask | work[at + F_MOVES + column]
-                known = work[at + made + column]
-                alpha, beta = -work[at + F_BETA], -work[at + F_ALPHA]
+            i = _load(work, at + F_NEXT)
+            if i < _load(work, at + F_COUNT):
+                _store(work, at + F_NEXT, i + 1)
+                column = 63 - (_load(work, at + order + i) & 63)
+                parent_mask = _load(work, at + F_MASK)
+                current = _load(work, at + F_CUR) ^ parent_mask
+                mask = parent_mask | _load(work, at + F_MOVES + column)
+                known = _load(work, at + made + column)
+                alpha, beta = -_load(work, at + F_BETA), -_load(work, at + F_ALPHA)
                 moves += 1
                 mode = ENTER
             else:
-                result = work[at + F_ALPHA]
-                table[work[at + F_SLOT]] = work[at + F_CHECK] | (result + OFFSET)
+                result = _load(work, at + F_ALPHA)
+                _store(table, _load(work, at + F_SLOT),
+                       _load(work, at + F_CHECK) | (result + OFFSET))
                 mode = RETURN
         else:  # RETURN: hand `result` to the frame below
             if moves == base:
-                work[NODES] = nodes
+                _store(work, NODES, nodes)
                 return result
             moves -= 1
             at = frames + moves * row
             score = -result
-            if score >= work[at + F_BETA]:  # a cut-off: keep the bound and the move
-                cut = 64 - (work[at + order + work[at + F_NEXT] - 1] & 63)  # 1 + its index
-                table[work[at + F_SLOT]] = (work[at + F_CHECK] | (cut << VALUE_BITS)
-                                            | (score + LOWER + OFFSET))
+            if score >= _load(work, at + F_BETA):  # a cut-off: keep the bound and the move
+                tried = _load(work, at + F_NEXT) - 1
+                cut = 64 - (_load(work, at + order + tried) & 63)  # 1 + its index
+                _store(table, _load(work, at + F_SLOT), _load(work, at + F_CHECK)
+                       | (cut << VALUE_BITS) | (score + LOWER + OFFSET))
                 result = score
             else:
-                if score > work[at + F_ALPHA]:
-                    work[at + F_ALPHA] = score
+                if score > _load(work, at + F_ALPHA):
+                    _store(work, at + F_ALPHA, score)
                 mode = NEXT_CHILD
 
 
@@ -370,6 +401,11 @@ class FastSolver:
         # Each position's region by its number of stones (a look-up: short solves feel
         # every step of a call).
         self._by_moves = [self._tier(geo.cells - moves) for moves in range(geo.cells + 1)]
+        # For a search with no budget, by the number of stones: the memory it runs in, and
+        # the small table's when it starts there first (SMALL_FIRST), else None.
+        self._memory = [region.memory for region in self._by_moves]
+        first = self._tiers[-1][1].memory if self._tiers else None
+        self._first = [first if region is self._large else None for region in self._by_moves]
         # _solve compiled for the types solve() passes, called without the dispatcher's type
         # matching (over half of the fixed cost of a call, which short solves feel).
         self._run = _solve.compile(SIGNATURE)
@@ -425,13 +461,16 @@ class FastSolver:
               ceiling: int = MAX_SCORE + 1) -> int | None:
         """The exact score clamped to [floor, ceiling] (floor means "floor or less"), or None
         when `budget` nodes were not enough. A narrow window is a cheaper question."""
+        if budget is None and self._pinned is None:  # the common question, in few steps
+            first = self._first[moves]
+            if first is not None:
+                score = self._run(current, mask, moves, weak, int(first[NODES]) + SMALL_FIRST,
+                                  floor, ceiling, first)
+                if score != ABORT:
+                    return score
+            return self._run(current, mask, moves, weak, NO_LIMIT, floor, ceiling,
+                             self._memory[moves])
         region = self._pinned or self._by_moves[moves]
-        if budget is None and region is self._large and self._tiers and not self._pinned:
-            small = self._tiers[-1][1]
-            limit = int(small.work[NODES]) + SMALL_FIRST
-            score = self._run(current, mask, moves, weak, limit, floor, ceiling, small.memory)
-            if score != ABORT:
-                return score
         limit = NO_LIMIT if budget is None else int(region.work[NODES]) + budget
         score = self._run(current, mask, moves, weak, limit, floor, ceiling, region.memory)
         return None if score == ABORT else score
