@@ -153,7 +153,7 @@ def store_and_search(solver, position, value, lower):
         solver._store(key, stored)
         return solver.negamax(current, mask, moves, alpha, beta), solver.nodes
     solver._store(key, stored)
-    found = _negamax(current, mask, moves, alpha, beta, 1 << 62, solver._work, solver.table)
+    found = _negamax(current, mask, moves, alpha, beta, 1 << 62, solver._large_memory)
     return found, solver.nodes
 
 
@@ -235,12 +235,12 @@ def test_a_position_sharing_a_slot_is_not_taken_for_another():
     tried = 0
     for value in range(-3, 4):  # an upper bound `value` decides the window (value, value + 1)
         tiny.reset()
-        clean = _negamax(current, mask, moves, value, value + 1, 1 << 62, tiny._work,
-                         tiny.table), tiny.nodes
+        clean = _negamax(current, mask, moves, value, value + 1, 1 << 62,
+                         tiny._large_memory), tiny.nodes
         tiny.reset()
         tiny._store(other, value)
-        assert (_negamax(current, mask, moves, value, value + 1, 1 << 62, tiny._work,
-                         tiny.table), tiny.nodes) == clean
+        assert (_negamax(current, mask, moves, value, value + 1, 1 << 62,
+                         tiny._large_memory), tiny.nodes) == clean
         tried += clean[1] > 1  # the stored bound would have ended these at once
     assert tried
 

@@ -139,8 +139,8 @@ def _winning(stones, mask, line, h1, board):
     return _winning_any(stones, mask, line, h1, board)
 
 
-@njit(cache=True)
-def _negamax(current, mask, moves, alpha, beta, budget, work, table):
+@njit(cache=True, inline="always")
+def _negamax(current, mask, moves, alpha, beta, budget, work):
     """Negamax with alpha-beta over an explicit stack of frames, node for node the recursive
     search of solver.Solver.negamax: forced and losing moves first, bounds from the position
     and the table, then the moves ordered by the threats they make. ABORT past `budget`.
@@ -153,6 +153,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
     order = F_MOVES + width
     made = F_MOVES + 2 * width
     nodes = work[NODES]
+    tbase = work[LENGTH]  # the table follows the work array: its first slot
     base = moves
     result = 0
     known = -1  # the threats against the node entered, when its parent computed them
@@ -192,7 +193,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
             slot = hashed >> lowbits
             # Read only past the cheap cut-offs above (a third to a half of all nodes on
             # Pons' sets): a read they do not need is a trip to memory when the table is cold.
-            entry = _load(table, slot)
+            entry = _load(work, tbase + slot)
             high = (cells - 1 - moves) // 2
             check = (tag | (hashed & lowmask)) << TAG_SHIFT
             hint = 0
@@ -219,7 +220,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 move = rest & -rest
                 rest ^= move
                 child = ((current ^ mask) + (mask | move)) * MULT
-                _prefetch(table, (child & keymask) >> lowbits)
+                _prefetch(work, tbase + ((child & keymask) >> lowbits))
             at = frames + moves * row
             count = 0
             single = (nxt & (nxt - 1)) == 0  # one move: nothing to order
@@ -265,7 +266,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
                 mode = ENTER
             else:
                 result = _load(work, at + F_ALPHA)
-                _store(table, _load(work, at + F_SLOT),
+                _store(work, tbase + _load(work, at + F_SLOT),
                        _load(work, at + F_CHECK) | (result + OFFSET))
                 mode = RETURN
         else:  # RETURN: hand `result` to the frame below
@@ -278,7 +279,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
             if score >= _load(work, at + F_BETA):  # a cut-off: keep the bound and the move
                 tried = _load(work, at + F_NEXT) - 1
                 cut = 64 - (_load(work, at + order + tried) & 63)  # 1 + its index
-                _store(table, _load(work, at + F_SLOT), _load(work, at + F_CHECK)
+                _store(work, tbase + _load(work, at + F_SLOT), _load(work, at + F_CHECK)
                        | (cut << VALUE_BITS) | (score + LOWER + OFFSET))
                 result = score
             else:
@@ -290,8 +291,7 @@ def _negamax(current, mask, moves, alpha, beta, budget, work, table):
 # _solve mirrors solver.Solver._solve line for line on purpose: compiled code cannot call the
 # Python reference, and the tests hold the two to the same answers.
 @njit(cache=True)
-def _solve(current, mask, moves, weak, budget, floor, ceiling, memory):
-    work, table = memory[:memory[LENGTH]], memory[memory[LENGTH]:]
+def _solve(current, mask, moves, weak, budget, floor, ceiling, work):
     cells, bottom, board = work[CELLS], work[BOTTOM], work[BOARD]
     if _winning(current, mask, work[LINE], work[H1], board) & ((mask + bottom) & board):
         return min(ceiling, 1 if weak else (cells + 1 - moves) // 2)
@@ -306,7 +306,7 @@ def _solve(current, mask, moves, weak, budget, floor, ceiling, memory):
             mid = low // 2
         elif mid >= 0 and high // 2 > mid:
             mid = high // 2
-        score = _negamax(current, mask, moves, mid, mid + 1, budget, work, table)
+        score = _negamax(current, mask, moves, mid, mid + 1, budget, work)
         if score == ABORT:
             return ABORT
         if score <= mid:
@@ -416,8 +416,9 @@ class FastSolver:
         return self._large.table
 
     @property
-    def _work(self) -> np.ndarray:
-        return self._large.work
+    def _large_memory(self) -> np.ndarray:
+        """The work array with the table after it, as _negamax takes them."""
+        return self._large.memory
 
     @property
     def nodes(self) -> int:
