@@ -17,7 +17,14 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, geometry
+from gridgames.games.trilobite.bitboard import FULL_WINDOW, HINTED, LOWER, MAX_SCORE, geometry
+
+# numba keys its disk cache on this file's text alone and compiles into the code the values
+# of the constants it takes from bitboard.py, so they are repeated here: a change there stops
+# the import until it is made here too, and that edit makes numba compile afresh (a stale
+# cache would search with the old values).
+if (MAX_SCORE, LOWER, HINTED, FULL_WINDOW) != (32, 65, 64, 16):
+    raise ImportError("bitboard.py's solver constants changed: repeat them in fastsolver.py")
 
 # The work array: constants and the node counter, its own length, the column masks, then one
 # frame per depth. The table follows it in the same allocation: a compiled call pays for each
@@ -300,19 +307,25 @@ def _solve(current, mask, moves, weak, budget, floor, ceiling, work):
     if weak:
         low, high = -1, 1
     low, high = max(low, floor), min(high, ceiling)
-    while low < high:
-        mid = low + (high - low) // 2
-        if mid <= 0 and low // 2 < mid:
-            mid = low // 2
-        elif mid >= 0 and high // 2 > mid:
-            mid = high // 2
-        score = _negamax(current, mask, moves, mid, mid + 1, budget, work)
-        if score == ABORT:
-            return ABORT
-        if score <= mid:
-            high = score
-        else:
-            low = score
+    if cells - moves <= FULL_WINDOW:
+        if low < high:  # exact within [low, high], beyond them a bound past them
+            low = _negamax(current, mask, moves, low, high, budget, work)
+            if low == ABORT:
+                return ABORT
+    else:
+        while low < high:
+            mid = low + (high - low) // 2
+            if mid <= 0 and low // 2 < mid:
+                mid = low // 2
+            elif mid >= 0 and high // 2 > mid:
+                mid = high // 2
+            score = _negamax(current, mask, moves, mid, mid + 1, budget, work)
+            if score == ABORT:
+                return ABORT
+            if score <= mid:
+                high = score
+            else:
+                low = score
     if weak:  # the search is fail-soft: only the sign is asked for
         return (low > 0) - (low < 0)
     return min(max(low, floor), ceiling)

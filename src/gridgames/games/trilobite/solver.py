@@ -13,7 +13,14 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 
 from gridgames.core.errors import BadInput
-from gridgames.games.trilobite.bitboard import HINTED, LOWER, MAX_SCORE, Geometry, geometry
+from gridgames.games.trilobite.bitboard import (
+    FULL_WINDOW,
+    HINTED,
+    LOWER,
+    MAX_SCORE,
+    Geometry,
+    geometry,
+)
 from gridgames.games.trilobite.game import COLUMN_NAMES
 
 
@@ -169,17 +176,21 @@ class Solver:
         if weak:
             low, high = -1, 1
         low, high = max(low, floor), min(high, ceiling)
-        while low < high:
-            mid = low + (high - low) // 2
-            if mid <= 0 and low // 2 < mid:
-                mid = low // 2
-            elif mid >= 0 and high // 2 > mid:
-                mid = high // 2
-            score = self.negamax(current, mask, moves, mid, mid + 1)
-            if score <= mid:
-                high = score
-            else:
-                low = score
+        if g.cells - moves <= FULL_WINDOW:
+            if low < high:  # exact within [low, high], beyond them a bound past them
+                low = self.negamax(current, mask, moves, low, high)
+        else:
+            while low < high:
+                mid = low + (high - low) // 2
+                if mid <= 0 and low // 2 < mid:
+                    mid = low // 2
+                elif mid >= 0 and high // 2 > mid:
+                    mid = high // 2
+                score = self.negamax(current, mask, moves, mid, mid + 1)
+                if score <= mid:
+                    high = score
+                else:
+                    low = score
         if weak:  # the search is fail-soft: only the sign is asked for
             return (low > 0) - (low < 0)
         return min(max(low, floor), ceiling)
