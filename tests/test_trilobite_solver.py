@@ -135,6 +135,35 @@ def test_python_reference_agrees_with_the_compiled_kernel(monkeypatch):
         assert python.nodes == fast.nodes, moves
 
 
+@pytest.mark.parametrize("width, height, line", [(9, 6, 4), (10, 5, 5)])
+def test_the_kernel_agrees_on_boards_wider_than_eight_columns(monkeypatch, width, height, line):
+    """Past 8 columns a frame's sections are 16 long (the line tests run in vectors of 8);
+    9x6 takes the unrolled line test of four, 10x5 the general one. Positions 14 cells
+    from the end, reached by random moves that complete no line."""
+    monkeypatch.setattr(fastsolver, "SMALL_TIERS", ())
+    fast = FastSolver(width, height, line, memory_mb=64)  # 8M slots: no two positions meet
+    python = Solver(width, height, line)
+    g = python.g
+    rng = Rng(f"wide{width}")
+    searched, stones = 0, g.cells - 14
+    while searched < 8:
+        current = mask = 0
+        for _ in range(stones):
+            spots = [spot for spot in ((mask + (1 << (col * g.h1))) & g.columns[col]
+                                       for col in range(width))
+                     if spot and not g.winning_cells(current, mask) & spot]
+            if not spots:
+                break
+            current ^= mask
+            mask |= rng.choice(spots)
+        else:
+            python.reset()
+            fast.reset()
+            assert python.solve(current, mask, stones) == fast.solve(current, mask, stones)
+            assert python.nodes == fast.nodes
+            searched += 1
+
+
 # A stored entry decides the node at once when the window lies beyond it: an upper bound v
 # (the score itself, negative or not) against the window (v, v + 1), a lower bound v
 # (stored as v + LOWER) against (v - 1, v). Until the fix, the kernel took every stored

@@ -30,10 +30,12 @@ if (MAX_SCORE, LOWER, HINTED, FULL_WINDOW) != (32, 65, 64, 16):
 # frame per depth. The table follows it in the same allocation: a compiled call pays for each
 # array it is passed (about 0.2 us, a twentieth of a short solve), so solve() passes one.
 (WIDTH, CELLS, LINE, H1, BOTTOM, BOARD, KEYMASK, LOWBITS, LOWMASK, TAG, NODES, LENGTH,
- MASKS) = range(13)  # MASKS: `width` column masks, centre first
+ MASKS) = range(13)  # MASKS: the column masks, centre first, then 0 up to `lanes` of them
 # A frame: the node, its window, its table slot and entry tag, its move loop; then its moves
-# by column (F_MOVES + j), its move order (F_MOVES + width + i), and by column the cells where
-# the side to move would win after that move (F_MOVES + 2 * width + j; -1: not computed).
+# by column (F_MOVES + j), its move order (F_MOVES + lanes + i), and by column the cells where
+# the side to move would win after that move (F_MOVES + 2 * lanes + j; -1: not computed).
+# `lanes` is the width rounded up to a multiple of 8, so that the line tests of a node's
+# moves run as one loop of whole vectors (_lanes).
 F_CUR, F_MASK, F_ALPHA, F_BETA, F_SLOT, F_CHECK, F_COUNT, F_NEXT, F_MOVES = range(9)
 ENTER, NEXT_CHILD, RETURN = range(3)
 
@@ -101,6 +103,12 @@ def _store(typingctx, array, index, value):
 
 
 @njit(cache=True, inline="always")
+def _lanes(width):
+    """The width rounded up to a multiple of 8 (the frame's sections are this long)."""
+    return (width + 7) & -8
+
+
+@njit(cache=True, inline="always")
 def _winning4(stones, mask, h1, board):
     """Line length 4, unrolled: for each direction, the three stones on either side."""
     r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
@@ -155,10 +163,11 @@ def _negamax(current, mask, moves, alpha, beta, budget, work):
     width, cells, line, h1 = work[WIDTH], work[CELLS], work[LINE], work[H1]
     bottom, board = work[BOTTOM], work[BOARD]
     keymask, lowbits, lowmask, tag = work[KEYMASK], work[LOWBITS], work[LOWMASK], work[TAG]
-    frames = MASKS + width
-    row = F_MOVES + 3 * width
-    order = F_MOVES + width
-    made = F_MOVES + 2 * width
+    lanes = _lanes(width)
+    frames = MASKS + lanes
+    row = F_MOVES + 3 * lanes
+    order = F_MOVES + lanes
+    made = F_MOVES + 2 * lanes
     nodes = work[NODES]
     tbase = work[LENGTH]  # the table follows the work array: its first slot
     base = moves
@@ -231,18 +240,26 @@ def _negamax(current, mask, moves, alpha, beta, budget, work):
             at = frames + moves * row
             count = 0
             single = (nxt & (nxt - 1)) == 0  # one move: nothing to order
+            if not single:  # every move's line test first, several moves per instruction
+                if line == 4:
+                    for j in range(lanes):
+                        _store(work, at + made + j, _winning4(
+                            current | (nxt & _load(work, MASKS + j)), mask, h1, board))
+                else:
+                    for j in range(width):
+                        _store(work, at + made + j, _winning_any(
+                            current | (nxt & _load(work, MASKS + j)), mask, line, h1, board))
             for j in range(width):  # centre first; insertion sort keeps that order on ties
                 move = nxt & _load(work, MASKS + j)
                 if move:
                     _store(work, at + F_MOVES + j, move)
                     key = 63 - j  # the threats made, then the column: all keys differ
-                    made_here = -1
-                    if not single:
-                        made_here = _winning(current | move, mask, line, h1, board)
-                        key += 64 * _popcount(made_here)
+                    if single:
+                        _store(work, at + made + j, -1)
+                    else:
+                        key += 64 * _popcount(_load(work, at + made + j))
                         if j + 1 == hint:  # it cut off here before
                             key += 64 * HINTED
-                    _store(work, at + made + j, made_here)
                     pos = at + order + count
                     while pos > at + order and _load(work, pos - 1) < key:
                         _store(work, pos, _load(work, pos - 1))
@@ -367,7 +384,8 @@ class _Region:
         self.low_bits = key_bits - slot_bits
         self.epoch_bits = min(EPOCH_BITS_MAX, 63 - TAG_SHIFT - self.low_bits)
         self.epoch = 1
-        length = MASKS + width + (geo.cells + 1) * (F_MOVES + 3 * width)
+        lanes = _lanes(width)
+        length = MASKS + lanes + (geo.cells + 1) * (F_MOVES + 3 * lanes)
         self.memory = np.empty(length + (1 << slot_bits), dtype=np.int64)
         self.memory.fill(0)  # epoch 0 matches nothing; filled now, not page by page in a search
         work, self.table = self.memory[:length], self.memory[length:]
