@@ -176,21 +176,23 @@ class Solver:
         if weak:
             low, high = -1, 1
         low, high = max(low, floor), min(high, ceiling)
-        if g.cells - moves <= FULL_WINDOW:
-            if low < high:  # exact within [low, high], beyond them a bound past them
-                low = self.negamax(current, mask, moves, low, high)
-        else:
-            while low < high:
-                mid = low + (high - low) // 2
-                if mid <= 0 and low // 2 < mid:
-                    mid = low // 2
-                elif mid >= 0 and high // 2 > mid:
-                    mid = high // 2
-                score = self.negamax(current, mask, moves, mid, mid + 1)
-                if score <= mid:
-                    high = score
-                else:
-                    low = score
+        while low < high:
+            if g.cells - moves <= FULL_WINDOW:
+                alpha, beta = low, high
+            else:
+                alpha = low + (high - low) // 2
+                if alpha <= 0 and low // 2 < alpha:
+                    alpha = low // 2
+                elif alpha >= 0 and high // 2 > alpha:
+                    alpha = high // 2
+                beta = alpha + 1
+            score = self.negamax(current, mask, moves, alpha, beta)
+            if score <= alpha:  # (fail-soft) at most alpha: at most the score
+                high = score
+            elif score >= beta:  # at least beta: at least the score
+                low = score
+            else:  # within the window: the score
+                low = high = score
         if weak:  # the search is fail-soft: only the sign is asked for
             return (low > 0) - (low < 0)
         return min(max(low, floor), ceiling)
