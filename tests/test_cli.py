@@ -256,7 +256,11 @@ def test_a_table_larger_than_the_memory_allowed_is_one_line(tmp_path):
                     "--memory", "16384", "--out", str(tmp_path / "x.book"))
     err = built.stderr.decode()
     assert built.returncode == 2 and "Traceback" not in err  # the lines before: its progress
-    assert err.splitlines()[-1].startswith("gridgames: error: a build process ended early")
+    # (Once in about twenty runs on a busy machine, multiprocessing's resource tracker then
+    # warns of a leaked semaphore of the build's queues, after the error.)
+    ends = [line for line in err.splitlines() if line.startswith("gridgames: error: ")]
+    assert ends == ["gridgames: error: a build process ended early (not enough memory for "
+                    "its table? try a smaller --memory)"], err
 
 
 @pytest.mark.slow  # a second or more (make test runs it)
