@@ -137,7 +137,7 @@ def test_python_reference_agrees_with_the_compiled_kernel(monkeypatch):
 
 @pytest.mark.parametrize("width, height, line", [(9, 6, 4), (10, 5, 5)])
 def test_the_kernel_agrees_on_boards_wider_than_eight_columns(monkeypatch, width, height, line):
-    """Past 8 columns a frame's sections are 16 long (the line tests run in vectors of 8);
+    """Past 8 columns a frame's sections are 16 long (padded to a multiple of 8 columns);
     9x6 takes the unrolled line test of four, 10x5 the general one. Positions 14 cells
     from the end, reached by random moves that complete no line."""
     monkeypatch.setattr(fastsolver, "SMALL_TIERS", ())
