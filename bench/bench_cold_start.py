@@ -3,8 +3,11 @@ does (a virtual environment, the app, `gridgames warm`), then the server, and at
 first answers of each kind against the next ones: AI moves on Trilobite 8x7, Polar hints,
 Trilobite analyses. Prints the install's seconds and each answer's.
 
-Usage: python bench/bench_cold_start.py [--repo .] [--keep DIR]
+Usage: python bench/bench_cold_start.py [--repo .] [--keep DIR] [--ready]
 (needs the package index, as `make run` does; takes about a minute here)
+--ready: ask only once /readyz answers 200 (machine play loaded), not as soon as the server
+answers at all; what is left between the first answer and the next is then the position's
+own search, not the start.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo", default=str(Path(__file__).resolve().parents[1]))
     parser.add_argument("--keep", help="clone here and keep it (default: a temporary one)")
+    parser.add_argument("--ready", action="store_true", help="ask once /readyz says ready")
     args = parser.parse_args()
     home = Path(args.keep or tempfile.mkdtemp(prefix="gridgames-cold-"))
     clone = home / "gridgames"
@@ -75,6 +79,10 @@ def main() -> None:
             except OSError:
                 time.sleep(0.05)
         print(f"answering {time.monotonic() - started:.2f} s after the start")
+        while args.ready and client.call("GET", "/readyz")[0] != 200:
+            time.sleep(0.05)
+        if args.ready:
+            print(f"ready {time.monotonic() - started:.2f} s after the start")
         game = client.timed("new Trilobite 8x7", "POST", "/api/v1/sessions",
                             {"game": "trilobite", "params": "width=8,height=7,line=4"})
         trilobite = game["session"]
