@@ -27,9 +27,9 @@ LOWER = 2 * MAX_SCORE + 1
 HINTED = 64
 # Both solvers' root: with at most this many empty cells, one search of the whole window of
 # possible scores; with more, a series of null-window searches that narrow it. Near the end
-# the one search takes fewer nodes (on Pons' sets 40-47% fewer up to 10 empty cells, 9-35%
-# fewer from 11 to 16, 16% at 17 and 18), and further from it more (up to 1.7 times); in the
-# compiled solver 16 was the fastest of 12, 14, 16, 18 and 20.
+# the one search takes fewer nodes (on Pons' sets 41-50% fewer from 2 to 10 empty cells,
+# 9-35% fewer from 11 to 16, 16% at 17 and 18), and further from it mostly more (up to 1.7
+# times); in the compiled solver 16 was the fastest of 12, 14, 16, 18 and 20.
 FULL_WINDOW = 16
 
 
